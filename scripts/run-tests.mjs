@@ -1,0 +1,25 @@
+// Runs every *.test.ts under src/ and test/ with node's test runner through tsx.
+// Node 20 expands no globs and `node --test` with no arguments finds no .ts file,
+// so the list is built here, and an empty list is a failure, not a silent pass.
+// Extra arguments pass through: `npm run test:only -- --test-name-pattern=breaker`.
+import { readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+
+const roots = ["src", "test"];
+const files = roots
+  .filter((root) => existsSync(root))
+  .flatMap((root) =>
+    readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".test.ts"))
+      .map((f) => join(root, f)),
+  )
+  .sort();
+if (files.length === 0) {
+  console.error("run-tests: no *.test.ts file found under src/ or test/");
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", ...process.argv.slice(2), ...files], {
+  stdio: "inherit",
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,2 @@
+export { CONFORMANCE } from "./constants.js";
+export type { CheckStatus, CheckResult } from "./constants.js";

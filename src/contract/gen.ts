@@ -1,0 +1,1 @@
+export * from "../gen/omnia/runtime/v1/runtime_pb.js";

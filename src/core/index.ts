@@ -1,0 +1,19 @@
+export {
+  ErrorCode,
+  errorBrand,
+  OmniaToolsError,
+  isOmniaToolsError,
+  ConfigError,
+  InvalidOptionError,
+  ClosedError,
+  AbortedError,
+  TimeoutError,
+  toError,
+} from "./errors.js";
+export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
+export { systemClock } from "./clock.js";
+export type { Clock, TimerHandle } from "./clock.js";
+export { noopLogger } from "./logger.js";
+export type { Logger, LogFields } from "./logger.js";
+export { parseGoDuration, formatGoDuration } from "./duration.js";
+export type { JsonValue, JsonObject } from "./json.js";

@@ -1,0 +1,8 @@
+/**
+ * omnia-tools/testing: helpers for test harnesses.
+ *
+ * @packageDocumentation
+ */
+export { createManualClock } from "./testing/index.js";
+export type { ManualClock } from "./testing/index.js";
+export type { Clock, TimerHandle } from "./core/index.js";

@@ -1,0 +1,2 @@
+export { createManualClock } from "./manual-clock.js";
+export type { ManualClock } from "./manual-clock.js";

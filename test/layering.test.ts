@@ -1,0 +1,146 @@
+// Enforces STYLE.md §3.2: which folder under src/ may import which, and where each
+// third-party dependency may be used. Test files are exempt; generated code is checked
+// as its own module ("gen").
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+
+const SRC = "src";
+
+/** module -> internal modules it may import (itself is always allowed). */
+const INTERNAL: Record<string, readonly string[]> = {
+  core: [],
+  headers: ["core"],
+  manifest: ["core"],
+  retry: ["core"],
+  breaker: ["core"],
+  records: ["core"],
+  policy: ["core", "headers"],
+  reconcile: ["core"],
+  http: ["core", "headers", "retry"],
+  grpc: ["core", "headers", "retry", "gen/omnia/tools"],
+  mcp: ["core", "headers", "retry"],
+  openapi: ["core", "headers", "retry", "http"],
+  "client-tools": ["core", "records"],
+  registry: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "grpc", "mcp", "openapi", "client-tools", "reconcile"],
+  contract: ["core", "headers", "gen/omnia/runtime"],
+  conformance: ["core", "contract"],
+  runtime: ["core", "headers", "contract", "registry", "client-tools", "records"],
+  testing: ["core", "headers", "records", "grpc", "contract", "http"],
+  cli: ["*"],
+  gen: ["gen"],
+  entry: ["*"],
+};
+
+/** third-party package -> modules that may import it. Node builtins are free. */
+const THIRD_PARTY: Record<string, readonly string[]> = {
+  zod: ["manifest", "reconcile"],
+  yaml: ["manifest", "cli"],
+  undici: ["http", "openapi", "mcp", "testing", "policy"],
+  jmespath: ["http"],
+  cockatiel: ["retry", "breaker"],
+  "@bufbuild/protobuf": ["gen", "grpc", "contract", "conformance", "runtime", "testing"],
+  "@connectrpc/connect": ["grpc", "contract", "conformance", "runtime", "testing"],
+  "@connectrpc/connect-node": ["grpc", "conformance", "runtime", "testing"],
+  "@modelcontextprotocol/sdk": ["mcp", "testing"],
+};
+
+const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts"]);
+
+function moduleOf(file: string): string {
+  const rel = relative(SRC, file).split(sep);
+  if (rel.length === 1) return ENTRIES.has(rel[0] ?? "") ? "entry" : `?${rel[0]}`;
+  if (rel[0] === "gen") return "gen";
+  return rel[0] ?? "?";
+}
+
+function genModuleOf(file: string): string {
+  const rel = relative(SRC, file).split(sep);
+  return rel.slice(0, 3).join("/");
+}
+
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".test-d.ts"))
+    .map((f) => join(SRC, f))
+    .sort();
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+
+function importsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(IMPORT)) out.push((m[1] ?? m[2] ?? m[3]) as string);
+  return out;
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier);
+}
+
+export function layeringViolations(files: readonly string[], read: (f: string) => string): string[] {
+  const problems: string[] = [];
+  for (const file of files) {
+    const from = moduleOf(file);
+    if (from.startsWith("?")) {
+      problems.push(`${file}: a file directly under src/ must be a package entry (${[...ENTRIES].join(", ")})`);
+      continue;
+    }
+    for (const spec of importsOf(read(file))) {
+      if (spec.startsWith("node:")) continue;
+      if (spec.startsWith(".")) {
+        const target = join(dirname(file), spec);
+        const to = moduleOf(target);
+        if (to === from && from !== "gen") continue;
+        const allowed = INTERNAL[from] ?? [];
+        if (allowed.includes("*")) {
+          if (from === "entry" && to !== "gen" && !target.endsWith(`${sep}index.js`) && !target.endsWith(`contract${sep}gen.js`)) {
+            problems.push(`${file}: a package entry imports only a folder's index.ts; got ${spec}`);
+          }
+          if (from === "entry" && to === "gen") problems.push(`${file}: a package entry must not import gen/ directly; got ${spec}`);
+          continue;
+        }
+        const key = to === "gen" ? genModuleOf(target) : to;
+        const ok = allowed.some((a) => key === a || key.startsWith(`${a}/`));
+        if (!ok) problems.push(`${file}: ${from} may not import ${key} (${spec})`);
+        else if (to !== "gen" && from !== "gen" && !target.endsWith(`${sep}index.js`)) {
+          problems.push(`${file}: import another folder through its index.ts; got ${spec}`);
+        }
+        continue;
+      }
+      const pkg = packageName(spec);
+      const users = THIRD_PARTY[pkg];
+      if (users === undefined) {
+        problems.push(`${file}: ${pkg} is not a dependency listed in the layering table`);
+      } else if (!users.includes(from) && from !== "cli") {
+        problems.push(`${file}: ${from} may not use ${pkg} (allowed in: ${users.join(", ")})`);
+      }
+    }
+  }
+  return problems;
+}
+
+test("every import under src/ follows STYLE.md §3.2", () => {
+  const files = sourceFiles();
+  assert.ok(files.length > 10, `expected the source tree, found ${files.length} files`);
+  assert.deepEqual(layeringViolations(files, (f) => readFileSync(f, "utf8")), []);
+});
+
+test("the layering check catches a forbidden edge, a forbidden dependency and a deep import", () => {
+  const fake: Record<string, string> = {
+    [join(SRC, "core", "bad.ts")]: 'import { x } from "../headers/index.js";',
+    [join(SRC, "breaker", "bad.ts")]: 'import { request } from "undici";',
+    [join(SRC, "http", "deep.ts")]: 'import { y } from "../headers/keys.js";',
+    [join(SRC, "conformance", "bad.ts")]: 'export { z } from "../registry/index.js";',
+    [join(SRC, "stray.ts")]: "export const a = 1;",
+  };
+  assert.deepEqual(layeringViolations(Object.keys(fake), (f) => fake[f] ?? ""), [
+    `${join(SRC, "core", "bad.ts")}: core may not import headers (../headers/index.js)`,
+    `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy)`,
+    `${join(SRC, "http", "deep.ts")}: import another folder through its index.ts; got ../headers/keys.js`,
+    `${join(SRC, "conformance", "bad.ts")}: conformance may not import registry (../registry/index.js)`,
+    `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts)`,
+  ]);
+});
