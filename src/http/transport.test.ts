@@ -1,0 +1,203 @@
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { Agent } from "undici";
+import { sendHttpRequest, MAX_RESPONSE_BYTES } from "./transport.js";
+import { HttpTransportError } from "./errors.js";
+import { startHttpServer, withoutUnhandledRejections } from "../../test/helpers/http-server.js";
+
+const agent = new Agent({ keepAliveTimeout: 1000 });
+after(() => agent.close());
+
+test("P26: a 301 after a POST becomes a GET without a body", async () => {
+  const server = await startHttpServer((req, res) => {
+    if (req.url === "/r301") {
+      res.writeHead(301, { location: "/final" });
+      res.end("moved");
+    } else {
+      res.setHeader("content-type", "application/json");
+      res.end('{"final":true}');
+    }
+  });
+  try {
+    const out = await sendHttpRequest(agent, {
+      method: "POST",
+      url: `${server.url}/r301`,
+      headers: { "Content-Type": "application/json", "X-Keep": "1" },
+      body: '{"a":1}',
+    });
+    assert.equal(out.status, 200);
+    assert.equal(Buffer.from(out.body).toString(), '{"final":true}');
+    assert.equal(out.redirects, 1);
+    assert.deepEqual(
+      server.requests.map((r) => [r.method, r.url, r.body.toString(), r.headers["content-type"], r.headers["x-keep"]]),
+      [
+        ["POST", "/r301", '{"a":1}', "application/json", "1"],
+        ["GET", "/final", "", undefined, "1"],
+      ],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test("P27: a 307 resends the method and the body", async () => {
+  const server = await startHttpServer((req, res) => {
+    if (req.url === "/r307") {
+      res.writeHead(307, { location: "/final" });
+      res.end();
+    } else res.end("ok");
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "POST", url: `${server.url}/r307`, headers: {}, body: '{"a":1}' });
+    assert.equal(out.status, 200);
+    assert.deepEqual(
+      server.requests.map((r) => [r.method, r.url, r.body.toString()]),
+      [
+        ["POST", "/r307", '{"a":1}'],
+        ["POST", "/final", '{"a":1}'],
+      ],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test("P28: an endless redirect loop stops after 10 redirects with a transport error", async () => {
+  const server = await startHttpServer((_req, res) => {
+    res.writeHead(302, { location: "/loop" });
+    res.end();
+  });
+  try {
+    await assert.rejects(
+      sendHttpRequest(agent, { method: "GET", url: `${server.url}/loop`, headers: {} }),
+      (e: unknown) => e instanceof HttpTransportError && e.message === `Get "${server.url}/loop": stopped after 10 redirects` && !e.networkClass,
+    );
+    assert.equal(server.requests.length, 11);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a 3xx without Location is returned as a status", async () => {
+  const server = await startHttpServer((_req, res) => {
+    res.writeHead(302);
+    res.end("moved");
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} });
+    assert.equal(out.status, 302);
+    assert.equal(Buffer.from(out.body).toString(), "moved");
+  } finally {
+    await server.close();
+  }
+});
+
+test("P29/P30: a body over 10 MiB is cut at exactly 10,485,760 bytes and marked truncated", async () => {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const server = await startHttpServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain" });
+    let sent = 0;
+    const total = MAX_RESPONSE_BYTES + 100;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!res.write(chunk.subarray(0, n))) return void res.once("drain", pump);
+      }
+      res.end();
+    };
+    pump();
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} });
+    assert.equal(out.status, 200);
+    assert.equal(out.body.byteLength, MAX_RESPONSE_BYTES);
+    assert.equal(out.truncated, true);
+    const exact = await sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} }, { maxBodyBytes: MAX_RESPONSE_BYTES + 100 });
+    assert.equal(exact.truncated, false, "a body that ends exactly at the cap is not truncated");
+  } finally {
+    await server.close();
+  }
+});
+
+test("a non-2xx body is read only as far as the error text needs", async () => {
+  const server = await startHttpServer((_req, res) => {
+    res.writeHead(500);
+    res.end("e".repeat(100_000));
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} });
+    assert.equal(out.status, 500);
+    assert.equal(out.body.byteLength, 513);
+    assert.equal(out.truncated, false);
+  } finally {
+    await server.close();
+  }
+});
+
+test("P31: a refused connection is a network-class transport error", async () => {
+  await withoutUnhandledRejections(async () => {
+    const server = await startHttpServer();
+    const url = server.url;
+    await server.close();
+    await assert.rejects(
+      sendHttpRequest(agent, { method: "POST", url: `${url}/x`, headers: {}, body: "{}" }),
+      (e: unknown) =>
+        e instanceof HttpTransportError &&
+        e.networkClass &&
+        e.causeCode === "ECONNREFUSED" &&
+        e.message === `Post "${url}/x": dial tcp ${url.slice(7)}: connect: connection refused`,
+    );
+  });
+});
+
+test("a relative or non-HTTP URL fails before sending, as Go's unsupported protocol scheme", async () => {
+  await assert.rejects(sendHttpRequest(agent, { method: "POST", url: "/users/1", headers: {} }), {
+    message: 'Post "/users/1": unsupported protocol scheme ""',
+  });
+  await assert.rejects(sendHttpRequest(agent, { method: "GET", url: "ftp://x/y", headers: {} }), {
+    message: 'Get "ftp://x/y": unsupported protocol scheme "ftp"',
+  });
+});
+
+test("non-ASCII header values go out as their UTF-8 bytes, as Go sends them", async () => {
+  const server = await startHttpServer();
+  try {
+    await sendHttpRequest(agent, { method: "GET", url: server.url, headers: { "X-Omnia-Param-City": "café ☃" } });
+    const got = server.requests[0]?.rawHeaders.find(([n]) => n === "X-Omnia-Param-City");
+    assert.deepEqual(got, ["X-Omnia-Param-City", "café ☃"]);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a body that breaks off after the headers is a body-read error carrying the status", async () => {
+  const server = await startHttpServer((req, res) => {
+    res.writeHead(200, { "content-length": "1000" });
+    res.write("partial");
+    setImmediate(() => req.socket.destroy());
+  });
+  try {
+    await assert.rejects(
+      sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} }),
+      (e: unknown) => e instanceof HttpTransportError && e.status === 200 && e.message.startsWith("reading response body: "),
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test("an aborted signal rejects with the signal's reason", async () => {
+  const server = await startHttpServer(() => {
+    /* never answers */
+  });
+  try {
+    const controller = new AbortController();
+    const reason = new Error("stop");
+    const pending = sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} }, { signal: controller.signal });
+    setImmediate(() => controller.abort(reason));
+    await assert.rejects(pending, (e: unknown) => e === reason);
+  } finally {
+    await server.close();
+  }
+});
