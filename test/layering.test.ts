@@ -44,6 +44,7 @@ const THIRD_PARTY: Record<string, readonly string[]> = {
   "@connectrpc/connect": ["grpc", "contract", "conformance", "runtime", "testing"],
   "@connectrpc/connect-node": ["grpc", "conformance", "runtime", "testing"],
   "@modelcontextprotocol/sdk": ["mcp", "testing"],
+  ajv: ["grpc", "testing"],
 };
 
 const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts"]);
