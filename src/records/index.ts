@@ -1,0 +1,1 @@
+export type { ToolCallRecord, Recorder, ToolCallStatus, ToolExecution } from "./record.js";

@@ -1,0 +1,59 @@
+import type { JsonValue } from "../core/index.js";
+
+/**
+ * How a tool's call is executed: by the runtime (`http`, `grpc`, `mcp`,
+ * `openapi`) or handed back to the connected client (`client`).
+ * @public
+ */
+export type ToolExecution = "server" | "client";
+
+/**
+ * The terminal status of a tool call. `denied` is a refusal: a policy denial,
+ * a client that declined or never answered, or no client to answer.
+ * @public
+ */
+export type ToolCallStatus = "success" | "error" | "denied";
+
+/**
+ * One tool call, recorded once when its outcome is known (API.md decision 10).
+ * This is the signal that always exists: server-side calls never appear on the
+ * client stream, so the record is where a call — and a denial — is visible.
+ *
+ * Never holds a secret: auth headers and credentials are not part of it.
+ * @public
+ */
+export interface ToolCallRecord {
+  /** The model's (provider-assigned) call id. */
+  readonly callId: string;
+  /** The session, from the caller's identity, when known. */
+  readonly sessionId?: string;
+  /** The tool name. */
+  readonly toolName: string;
+  /** The ToolRegistry handler that serves the tool; empty for an unknown tool. */
+  readonly handlerName: string;
+  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty for an unknown tool. */
+  readonly handlerType: string;
+  readonly execution: ToolExecution;
+  readonly status: ToolCallStatus;
+  /** The arguments: the parsed value, or the raw text when it was not valid JSON. */
+  readonly arguments: JsonValue | string;
+  /** On success: the result handed to the model. */
+  readonly result?: JsonValue;
+  /** On error or denied: the text the model saw. */
+  readonly errorMessage?: string;
+  /** When execution started, in the clock's milliseconds. */
+  readonly startedAt: number;
+  /** From start to outcome, in milliseconds. */
+  readonly durationMs: number;
+  /** Backend attempts made (0 when none was: denied, unknown tool, bad arguments, breaker open). */
+  readonly attempts: number;
+}
+
+/**
+ * Where tool-call records go. The host supplies it; a recorder that throws or
+ * rejects is logged and never changes the call's outcome.
+ * @public
+ */
+export interface Recorder {
+  record(record: ToolCallRecord): void | Promise<void>;
+}
