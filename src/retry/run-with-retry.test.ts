@@ -168,6 +168,20 @@ test("an already-aborted signal rejects before the first attempt", async () => {
   assert.equal(calls, 0);
 });
 
+test("a failure reported after the caller's signal aborted is an abandon, even on the last attempt", async () => {
+  const controller = new AbortController();
+  await assert.rejects(
+    runWithRetry(
+      () => {
+        controller.abort();
+        return { kind: "failure", error: new Error("socket hang up"), retryable: false };
+      },
+      { signal: controller.signal, policy: { maxAttempts: 1 } },
+    ),
+    { code: "ERR_OMNIA_ABORTED", message: "retry: the caller's signal aborted" },
+  );
+});
+
 test("an abandoned attempt rejects with the attempt's error", async () => {
   const abandon = new AbortedError("attempt: the caller's signal aborted");
   await assert.rejects(

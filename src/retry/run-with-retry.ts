@@ -97,9 +97,9 @@ export interface RetryOptions {
  * - The last attempt's failure, retryable or not, becomes {@link RetriesExhaustedError}
  *   `<N> attempts exhausted: <last error>`.
  * - A `rejected` attempt (breaker rejection) is returned at once, unwrapped.
- * - The caller's abort (before an attempt, an `abandoned` attempt, or during a sleep)
- *   rejects the promise at once with `AbortedError` (`ERR_OMNIA_ABORTED`) and leaves
- *   no timer behind.
+ * - The caller's abort (before an attempt, an `abandoned` attempt, a failure reported
+ *   after the caller's signal aborted, or during a sleep) rejects the promise at once
+ *   with `AbortedError` (`ERR_OMNIA_ABORTED`) and leaves no timer behind.
  *
  * The executor pipeline composes it as policy → retry → [attempt timeout → breaker → backend] → record:
  * @example
@@ -151,6 +151,8 @@ export async function runWithRetry<T>(
         return { status: "failure", error: outcome.error, attempts: attempt };
       case "failure": {
         const error = outcome.error;
+        // Abandoned is decided from the caller's signal, never from how the attempt reported it.
+        if (signal !== undefined && isAborted(signal)) throw abortedError("retry", signal);
         // A breaker rejection is never retried and never wrapped (runtime-tools.md §2.5 DECISION).
         if (max <= 1 || isCircuitOpen(error)) return { status: "failure", error, attempts: attempt };
         if (attempt >= max) {
@@ -172,6 +174,11 @@ export async function runWithRetry<T>(
       }
     }
   }
+}
+
+/** Read through a function: TypeScript would otherwise keep the narrowing from before the await. */
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
 }
 
 function isCircuitOpen(error: unknown): boolean {
