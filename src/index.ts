@@ -30,3 +30,32 @@ export type {
   JsonValue,
   JsonObject,
 } from "./core/index.js";
+// breaker and retry (issue #5): per-tool and per-claim circuit breakers, the retries-exhausted error
+export {
+  createCircuitBreakers,
+  createConversation,
+  createReachabilityMemory,
+  CircuitOpenError,
+  isBreakerFailure,
+} from "./breaker/index.js";
+export type {
+  CircuitBreakers,
+  CircuitBreakersOptions,
+  CircuitBreaker,
+  BreakerTicket,
+  BreakerState,
+  BreakerSnapshot,
+  BreakerThresholds,
+  BreakerSettings,
+  BreakerEventMap,
+  BreakerBreakEvent,
+  BreakerHalfOpenEvent,
+  BreakerResetEvent,
+  BreakReason,
+  CircuitRejectionState,
+  Disposable,
+  Conversation,
+  ConversationOptions,
+  ReachabilityMemory,
+} from "./breaker/index.js";
+export { RetriesExhaustedError } from "./retry/index.js";

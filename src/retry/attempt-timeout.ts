@@ -1,0 +1,86 @@
+import { TimeoutError, systemClock, toError } from "../core/index.js";
+import type { AbortedError, Clock, TimerHandle } from "../core/index.js";
+import { abortedError } from "./sleep.js";
+
+/**
+ * How one attempt settled.
+ * - `success`: `fn` fulfilled (and the caller had not aborted).
+ * - `error`: `fn` rejected on its own. Classify `error` (transport error, build error, …).
+ * - `timeout`: the per-attempt timeout fired first. A breaker **failure**; retried as a
+ *   network-class error. `error.message` is `timed out after <ms>ms`.
+ * - `abandoned`: the caller's signal aborted (before, during, or as `fn` settled).
+ *   **Not** a breaker event: call `ticket.abandon()`.
+ * @internal Does not follow semver.
+ */
+export type AttemptSettlement<T> =
+  | { readonly kind: "success"; readonly value: T }
+  | { readonly kind: "error"; readonly error: Error }
+  | { readonly kind: "timeout"; readonly error: TimeoutError }
+  | { readonly kind: "abandoned"; readonly error: AbortedError };
+
+/**
+ * Options of {@link runAttempt}.
+ * @internal Does not follow semver.
+ */
+export interface AttemptOptions {
+  /** Where the timeout timer is armed. Default `systemClock`. */
+  readonly clock?: Clock;
+  /** The per-attempt timeout in ms; 0, negative, `Infinity` or absent means none (Go: a zero timeout has no deadline). */
+  readonly timeoutMs?: number;
+  /** The caller's signal (the conversation's). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Runs one attempt under its own timeout. `fn` receives a signal that aborts when
+ * the timeout fires (reason: the {@link TimeoutError}) or the caller's signal aborts
+ * (reason: the caller's reason). The result settles at the first of: `fn` settling,
+ * the timeout, the caller's abort, so an `fn` that ignores its signal cannot hold the
+ * call; its late result is dropped. The timer and the listener on the caller's signal
+ * are removed as soon as the attempt settles.
+ *
+ * Timeout versus abandon is decided by who fired first, and a rejection of `fn` is
+ * `abandoned` whenever the caller's signal has aborted, never judged by the error
+ * type (stack.md §4.4).
+ * @internal Does not follow semver.
+ */
+export function runAttempt<T>(fn: (signal: AbortSignal) => T | PromiseLike<T>, options: AttemptOptions = {}): Promise<AttemptSettlement<T>> {
+  const { clock = systemClock, timeoutMs, signal } = options;
+  if (signal?.aborted === true) return Promise.resolve({ kind: "abandoned", error: abortedError("attempt", signal) });
+  return new Promise<AttemptSettlement<T>>((resolve) => {
+    const controller = new AbortController();
+    let settled = false;
+    let timer: TimerHandle | undefined;
+    const finish = (settlement: AttemptSettlement<T>): void => {
+      if (settled) return;
+      settled = true;
+      timer?.clear();
+      signal?.removeEventListener("abort", onAbort);
+      resolve(settlement);
+    };
+    const abandoned = (): AttemptSettlement<T> => ({ kind: "abandoned", error: abortedError("attempt", signal as AbortSignal) });
+    const onAbort = (): void => {
+      controller.abort(signal?.reason);
+      finish(abandoned());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      timer = clock.setTimeout(() => {
+        const error = new TimeoutError(timeoutMs);
+        finish({ kind: "timeout", error });
+        controller.abort(error);
+      }, timeoutMs);
+    }
+    let pending: PromiseLike<T> | T;
+    try {
+      pending = fn(controller.signal);
+    } catch (error) {
+      finish(signal?.aborted === true ? abandoned() : { kind: "error", error: toError(error) });
+      return;
+    }
+    Promise.resolve(pending).then(
+      (value) => finish(signal?.aborted === true ? abandoned() : { kind: "success", value }),
+      (error: unknown) => finish(signal?.aborted === true ? abandoned() : { kind: "error", error: toError(error) }),
+    );
+  });
+}

@@ -1,0 +1,193 @@
+import { AbortedError, ErrorCode, noopLogger, systemClock, toError } from "../core/index.js";
+import type { Clock, Logger } from "../core/index.js";
+import { computeBackoffDelay } from "./backoff.js";
+import { RetriesExhaustedError } from "./retries-exhausted-error.js";
+import { createRetryPolicy } from "./retry-policy.js";
+import type { RetryPolicy, RetryPolicyOptions } from "./retry-policy.js";
+import { abortedError, sleep } from "./sleep.js";
+
+/**
+ * What one attempt reports to the retry loop. The executor classifies; the loop only
+ * counts, sleeps and wraps.
+ *
+ * - `success`: the value of the call.
+ * - `failure`: the attempt failed. `retryable` is the transport's verdict:
+ *   - HTTP/OpenAPI: `classifyHttpStatus` for a received status (retryOn, Retry-After),
+ *     `classifyHttpError` for a transport error or a timeout (retryOnNetworkError);
+ *   - gRPC: `classifyGrpcStatus` (canonical names); `is_error` responses and errors
+ *     without a status are not retryable;
+ *   - MCP: retryable unless it is an MCP tool error (`isError: true`).
+ *   `retryAfterMs` is a floor for the next delay (still capped at maxBackoff).
+ * - `rejected`: a guard refused the attempt before it reached the backend (a breaker
+ *   rejection). Returned at once, unwrapped, even on the last attempt: never retried
+ *   (runtime-tools.md §2.5 DECISION).
+ * - `abandoned`: the caller's signal aborted during the attempt. The loop rejects.
+ *
+ * A thrown error is read as `rejected` when its code is `ERR_OMNIA_CIRCUIT_OPEN` (so a
+ * `breaker.admit()` may simply throw), as `abandoned` when the caller's signal has
+ * aborted, and otherwise as a non-retryable failure. A `failure` whose error has the
+ * circuit-open code is also treated as `rejected`.
+ * @internal Does not follow semver.
+ */
+export type AttemptOutcome<T> =
+  | { readonly kind: "success"; readonly value: T }
+  | { readonly kind: "failure"; readonly error: Error; readonly retryable: boolean; readonly retryAfterMs?: number }
+  | { readonly kind: "rejected"; readonly error: Error }
+  | { readonly kind: "abandoned"; readonly error?: Error };
+
+/**
+ * What the attempt function receives.
+ * @internal Does not follow semver.
+ */
+export interface AttemptContext {
+  /** 1-based number of this attempt. */
+  readonly attempt: number;
+  /** The caller's signal, to pass on to `runAttempt`. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * The end of a retried call. A caller abort is not a result: the promise rejects.
+ * @internal Does not follow semver.
+ */
+export type RetryResult<T> =
+  | { readonly status: "success"; readonly value: T; readonly attempts: number }
+  | { readonly status: "failure"; readonly error: Error; readonly attempts: number };
+
+/**
+ * Reported before each backoff sleep (for the `retry.attempt` span event).
+ * @internal Does not follow semver.
+ */
+export interface RetryEvent {
+  /** 1-based number of the attempt that failed. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  /** The sleep before the next attempt, in ms. */
+  readonly delayMs: number;
+  readonly error: Error;
+}
+
+/**
+ * Options of {@link runWithRetry}.
+ * @internal Does not follow semver.
+ */
+export interface RetryOptions {
+  /** The policy. Default: one attempt (no `retryPolicy`). */
+  readonly policy?: RetryPolicy | RetryPolicyOptions;
+  /** Where the backoff sleeps run. Default `systemClock`. */
+  readonly clock?: Clock;
+  /** The jitter source, values in [0, 1). Default `Math.random`. */
+  readonly random?: () => number;
+  /** The caller's signal: aborting it ends the call at once, even mid-sleep. */
+  readonly signal?: AbortSignal;
+  /** `retry attempt` (debug) and `retries exhausted` (info) go here. Default: discarded. */
+  readonly logger?: Logger;
+  /** Called before each backoff sleep. */
+  readonly onRetry?: (event: RetryEvent) => void;
+}
+
+/**
+ * The retry loop of Omnia's `retryWithBackoff` (runtime-tools.md §2.2, http.md §3.7,
+ * API.md decision 3). `maxAttempts` counts every attempt.
+ *
+ * - With `maxAttempts <= 1`, one attempt; its failure is returned unwrapped.
+ * - Otherwise, after a failed attempt that is not the last: a non-retryable failure
+ *   is returned at once, unwrapped; a retryable one sleeps
+ *   {@link computeBackoffDelay} on the clock (abortable) and tries again.
+ * - The last attempt's failure, retryable or not, becomes {@link RetriesExhaustedError}
+ *   `<N> attempts exhausted: <last error>`.
+ * - A `rejected` attempt (breaker rejection) is returned at once, unwrapped.
+ * - The caller's abort (before an attempt, an `abandoned` attempt, a failure reported
+ *   after the caller's signal aborted, or during a sleep) rejects the promise at once
+ *   with `AbortedError` (`ERR_OMNIA_ABORTED`) and leaves no timer behind.
+ *
+ * The executor pipeline composes it as policy → retry → [attempt timeout → breaker → backend] → record:
+ * @example
+ * ```ts
+ * const result = await runWithRetry(async ({ signal }) => {
+ *   const ticket = breaker.admit(); // a CircuitOpenError thrown here is "rejected"
+ *   const settled = await runAttempt((s) => send(s), { clock, timeoutMs, signal });
+ *   switch (settled.kind) {
+ *     case "abandoned": ticket.abandon(); return { kind: "abandoned", error: settled.error };
+ *     case "timeout":
+ *     case "error": ticket.failure(); return { kind: "failure", error: settled.error, ...classifyHttpError(settled.error, rules) };
+ *     case "success": {
+ *       const res = settled.value;
+ *       if (res.status >= 200 && res.status < 300) { ticket.success(); return { kind: "success", value: res }; }
+ *       res.status >= 400 && res.status < 500 ? ticket.success() : ticket.failure();
+ *       return { kind: "failure", error: httpError(res), ...classifyHttpStatus(res.status, res.headers["retry-after"], rules, clock.now()) };
+ *     }
+ *   }
+ * }, { policy, clock, signal, logger });
+ * ```
+ * @throws AbortedError (`ERR_OMNIA_ABORTED`) when the caller's signal aborts
+ * @internal Does not follow semver.
+ */
+export async function runWithRetry<T>(
+  attemptFn: (context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>,
+  options: RetryOptions = {},
+): Promise<RetryResult<T>> {
+  const policy = createRetryPolicy(options.policy);
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const logger = options.logger ?? noopLogger;
+  const { signal, onRetry } = options;
+  const max = policy.maxAttempts;
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted === true) throw abortedError("retry", signal);
+    let outcome: AttemptOutcome<T>;
+    try {
+      outcome = await attemptFn({ attempt, signal });
+    } catch (thrown) {
+      outcome = fromThrown(thrown, signal);
+    }
+    switch (outcome.kind) {
+      case "success":
+        return { status: "success", value: outcome.value, attempts: attempt };
+      case "abandoned":
+        throw outcome.error ?? (signal === undefined ? new AbortedError("retry: the attempt was abandoned") : abortedError("retry", signal));
+      case "rejected":
+        return { status: "failure", error: outcome.error, attempts: attempt };
+      case "failure": {
+        const error = outcome.error;
+        // Abandoned is decided from the caller's signal, never from how the attempt reported it.
+        if (signal !== undefined && isAborted(signal)) throw abortedError("retry", signal);
+        // A breaker rejection is never retried and never wrapped (runtime-tools.md §2.5 DECISION).
+        if (max <= 1 || isCircuitOpen(error)) return { status: "failure", error, attempts: attempt };
+        if (attempt >= max) {
+          logger.info("retries exhausted", { attempts: max, error: error.message });
+          return { status: "failure", error: new RetriesExhaustedError(max, error), attempts: attempt };
+        }
+        if (!outcome.retryable) return { status: "failure", error, attempts: attempt };
+        const delayMs = computeBackoffDelay(policy, attempt - 1, random(), outcome.retryAfterMs ?? 0);
+        logger.debug("retry attempt", { attempt, maxAttempts: max, delay: delayMs, error: error.message });
+        if (onRetry !== undefined) {
+          try {
+            onRetry({ attempt, maxAttempts: max, delayMs, error });
+          } catch (hookError) {
+            logger.error("retry: onRetry threw", { error: hookError });
+          }
+        }
+        await sleep(clock, delayMs, signal);
+        break;
+      }
+    }
+  }
+}
+
+/** Read through a function: TypeScript would otherwise keep the narrowing from before the await. */
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
+}
+
+function isCircuitOpen(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === ErrorCode.CIRCUIT_OPEN;
+}
+
+function fromThrown<T>(thrown: unknown, signal: AbortSignal | undefined): AttemptOutcome<T> {
+  const error = toError(thrown);
+  if (isCircuitOpen(error)) return { kind: "rejected", error };
+  if (signal?.aborted === true) return { kind: "abandoned" };
+  return { kind: "failure", error, retryable: false };
+}
