@@ -26,6 +26,8 @@ export const ErrorCode = {
   TIMEOUT: "ERR_OMNIA_TIMEOUT",
   /** The tool's circuit breaker rejected the call. */
   CIRCUIT_OPEN: "ERR_OMNIA_CIRCUIT_OPEN",
+  /** Every attempt of a retried call failed: `<N> attempts exhausted: <last error>`. */
+  RETRIES_EXHAUSTED: "ERR_OMNIA_RETRIES_EXHAUSTED",
 } as const;
 
 /**
