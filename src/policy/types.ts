@@ -1,0 +1,69 @@
+import { OmniaToolsError, type JsonValue } from "../core/index.js";
+import type { IdentityPayload } from "../headers/index.js";
+
+/**
+ * What a policy decision is asked about: one server-executed tool call, before
+ * any backend call and outside the retry loop (runtime-tools.md §3.2, §3.4).
+ * @public
+ */
+export interface DecisionRequest {
+  readonly toolName: string;
+  readonly handlerName: string;
+  readonly handlerType: string;
+  /** The ToolRegistry name (ToolPolicy `selector.registry`), else the handler name. */
+  readonly registryName: string;
+  /** The arguments parsed as a JSON object; `null` when empty or not an object. */
+  readonly arguments: { readonly [key: string]: JsonValue } | null;
+  /** The broker's identity object; `null` when no identity field is set. */
+  readonly identity: IdentityPayload | null;
+  /**
+   * The headers an HTTP tool call would carry, MIME-canonicalised
+   * (`X-Omnia-Tool-Name`, `X-Omnia-Claim-Customer_id`, `X-Omnia-Param-Customerid`).
+   * Never credentials, static headers or the inbound Authorization.
+   */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A policy's answer. An allow may inject headers, which win over the Omnia
+ * headers and lose to `headerParams`.
+ * @public
+ */
+export type Decision =
+  | { readonly allow: true; readonly headers?: Readonly<Record<string, string>> | undefined }
+  | { readonly allow: false; readonly reason: string };
+
+/**
+ * A policy decision function. It may be async; it receives a signal that aborts
+ * when the call is abandoned.
+ * @public
+ */
+export type PolicyDecide = (request: DecisionRequest, signal?: AbortSignal) => Decision | Promise<Decision>;
+
+/**
+ * The executor's `policy` option: a decision function, or one with options.
+ * A function that throws (or rejects) denies the call — fail closed — unless
+ * `failOpen` is set.
+ * @public
+ */
+export type PolicyOption = PolicyDecide | { readonly decide: PolicyDecide; readonly failOpen?: boolean };
+
+/**
+ * The reason recorded when a policy function throws and the policy fails closed.
+ * @public
+ */
+export const POLICY_UNREACHABLE_REASON = 'policy broker unreachable; failing closed (rule "policy-broker-unreachable")';
+
+/**
+ * A policy denied the call. The outcome is `denied` with message
+ * `tool call denied by policy: <reason>`; no backend was called.
+ * @public
+ */
+export class PolicyDeniedError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_POLICY_DENIED";
+  readonly reason: string;
+  constructor(reason: string) {
+    super(`tool call denied by policy: ${reason}`);
+    this.reason = reason;
+  }
+}
