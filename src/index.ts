@@ -59,3 +59,46 @@ export type {
   ReachabilityMemory,
 } from "./breaker/index.js";
 export { RetriesExhaustedError } from "./retry/index.js";
+
+// headers: x-omnia-* identity propagation, claims, parameters, Go-exact formatting (contract.md §4, http.md §2.10–§2.12)
+export {
+  OmniaHeader,
+  OMNIA_HEADER_KEYS,
+  canonicalHeaderKey,
+  canonicalClaimHeader,
+  toPascalCase,
+  goFormat,
+  goFormatFloat,
+  promoteScalarParams,
+  toOutboundHeaders,
+  toGrpcMetadata,
+  identityFromMetadata,
+  identityPayload,
+  appendQuery,
+  mergeHeaders,
+  mergeHttpToolHeaders,
+  mergeGrpcToolMetadata,
+  canonicalizeHeaders,
+  HTTP_TOOL_HEADER_PRECEDENCE,
+  GRPC_TOOL_METADATA_PRECEDENCE,
+  buildOmniaHeaders,
+  buildOmniaGrpcMetadata,
+} from "./headers/index.js";
+export type {
+  Identity,
+  AgentInfo,
+  IncomingIdentity,
+  IdentityPayload,
+  OmniaHeaderName,
+  OmniaKeyGroup,
+  OmniaHeaderKey,
+  IdentityStringField,
+  HeaderBuildOptions,
+  HeadersLike,
+  MetadataInput,
+  IdentityFromMetadataOptions,
+  HeaderLayer,
+  HttpToolHeaderSources,
+  GrpcToolMetadataSources,
+  OmniaHeaderContext,
+} from "./headers/index.js";

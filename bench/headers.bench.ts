@@ -1,0 +1,85 @@
+// Header propagation cost per tool call: toOutboundHeaders + promoteScalarParams
+// on a typical identity with 10 claims and 8 arguments (issue #3 target:
+// ≥ 1,000,000 ops/s). Run alone: node --expose-gc --import tsx bench/headers.bench.ts [--json]
+import { bench, do_not_optimize, run, summary } from "mitata";
+import {
+  appendQuery,
+  buildOmniaGrpcMetadata,
+  buildOmniaHeaders,
+  goFormat,
+  identityFromMetadata,
+  promoteScalarParams,
+  toGrpcMetadata,
+  toOutboundHeaders,
+  type Identity,
+} from "../src/headers/index.js";
+
+const json = process.argv.includes("--json");
+
+const identity: Identity = {
+  agentName: "support-agent",
+  namespace: "prod",
+  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
+  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
+  userId: "u-7f3a9c",
+  subjectId: "u-7f3a9c",
+  userEmail: "alice@example.com",
+  origin: "oidc",
+  workspace: "acme",
+  provider: "claude",
+  model: "claude-sonnet",
+  claims: {
+    tier: "gold",
+    role: "admin,editor",
+    customer_id: "cust-123",
+    region: "eu-west-1",
+    org: "acme",
+    team: "payments",
+    plan: "enterprise",
+    locale: "en-GB",
+    email_verified: "true",
+    groups: "ops,billing",
+  },
+};
+
+const args = {
+  customer_id: "cust-123",
+  query: "refund status for order",
+  limit: 25,
+  page: 1,
+  include_archived: false,
+  amount: 1234567.5,
+  currency: "EUR",
+  filters: { status: ["open", "pending"] },
+};
+
+const ctx = { identity, agent: { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" }, toolName: "lookup_order", handlerName: "orders", args };
+const metadata = toGrpcMetadata(identity);
+
+const TARGET = "toOutboundHeaders + promoteScalarParams (10 claims, 8 args)";
+summary(() => {
+  bench(TARGET, () => {
+    do_not_optimize(toOutboundHeaders(identity));
+    do_not_optimize(promoteScalarParams(args));
+  });
+  bench("buildOmniaHeaders (identity + agent + tool + params)", () => do_not_optimize(buildOmniaHeaders(ctx)));
+  bench("buildOmniaGrpcMetadata", () => do_not_optimize(buildOmniaGrpcMetadata(ctx)));
+  bench("identityFromMetadata (gRPC metadata of the identity)", () => do_not_optimize(identityFromMetadata(metadata)));
+  bench("appendQuery (8 args, %v)", () => do_not_optimize(appendQuery("https://api.example.com/orders?v=2", args)));
+  bench("goFormat (nested object)", () => do_not_optimize(goFormat(args)));
+});
+
+const result = await run(json ? { format: "quiet" } : { colors: false });
+const figures: Record<string, number> = {};
+for (const trial of result.benchmarks) {
+  const stats = trial.runs[0]?.stats;
+  if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
+}
+if (json) {
+  console.log(JSON.stringify({ area: "headers", unit: "ops/s", target: { name: TARGET, min: 1_000_000 }, results: figures }));
+} else {
+  console.log("\nops/s");
+  for (const [name, ops] of Object.entries(figures)) console.log(`  ${ops.toLocaleString("en-US").padStart(12)}  ${name}`);
+  const target = figures[TARGET] ?? 0;
+  console.log(`\ntarget ≥ 1,000,000 ops/s: ${target >= 1_000_000 ? "met" : "NOT met"} (${target.toLocaleString("en-US")})`);
+}

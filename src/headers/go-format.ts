@@ -1,0 +1,122 @@
+/**
+ * Go's `%g` (and `%v`) of a float64: shortest round-trip digits, in exponent
+ * form when the decimal exponent is below −4 or at least 6 (not JavaScript's
+ * 21), with a sign and at least two exponent digits: `1e+06`,
+ * `1.234567e+06`, `1e-05`, `2.5e-07`, `1e+21`; otherwise plain decimal:
+ * `100000`, `1.5`, `0.0001`. Negative zero is `-0`; the non-finite values,
+ * which JSON cannot carry, are Go's `NaN`, `+Inf` and `-Inf`.
+ * @public
+ */
+export function goFormatFloat(value: number): string {
+  if (value === 0) return Object.is(value, -0) ? "-0" : "0";
+  const a = value < 0 ? -value : value;
+  // In [1e-4, 1e6) the shortest digits have a decimal exponent in [-4, 5], and
+  // JavaScript prints that range in plain decimal with the same shortest digits.
+  if (a >= 1e-4 && a < 1e6) return String(value);
+  if (a !== a) return "NaN";
+  if (a === Infinity) return value > 0 ? "+Inf" : "-Inf";
+  return exponentForm(String(value));
+}
+
+/**
+ * Rewrites JavaScript's shortest rendering of a number outside [1e-4, 1e6)
+ * into Go's `%e`-style form. `String()` is used rather than `toExponential()`
+ * because V8 caches number strings, which makes it about ten times faster;
+ * both give the same shortest digits.
+ */
+function exponentForm(js: string): string {
+  const negative = js.charCodeAt(0) === 0x2d;
+  const s = negative ? js.slice(1) : js;
+  const sign = negative ? "-" : "";
+  const e = s.indexOf("e");
+  if (e >= 0) {
+    // "1e+21", "1.5e-7": only the exponent needs its second digit.
+    return s.length - e - 2 >= 2 ? js : `${sign}${s.slice(0, e + 2)}0${s.slice(e + 2)}`;
+  }
+  let digits: string;
+  let exponent: number;
+  const dot = s.indexOf(".");
+  if (s.charCodeAt(0) !== 0x30) {
+    // 1e6 <= |x| < 1e21: "1234567.5", "12345678901234567000".
+    exponent = (dot < 0 ? s.length : dot) - 1;
+    digits = dot < 0 ? s : s.slice(0, dot) + s.slice(dot + 1);
+    let end = digits.length;
+    while (end > 1 && digits.charCodeAt(end - 1) === 0x30) end--;
+    digits = digits.slice(0, end);
+  } else {
+    // 1e-6 <= |x| < 1e-4: "0.0000123".
+    let i = dot + 1;
+    while (s.charCodeAt(i) === 0x30) i++;
+    exponent = dot - i;
+    digits = s.slice(i);
+  }
+  const mantissa = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
+  const abs = exponent < 0 ? -exponent : exponent;
+  return `${sign}${mantissa}e${exponent < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`;
+}
+
+/**
+ * Go's `%v` of a JSON value decoded into Go's `any` (every number a float64),
+ * as Omnia renders query values, `urlTemplate` substitutions and
+ * `headerParams` (http.md §2.10.1):
+ * - string: itself, unquoted; boolean: `true`/`false`; null: `<nil>`;
+ * - number: {@link goFormatFloat} (`1e+06`, `-0`);
+ * - array: elements space-separated in brackets: `[1 2 3]`, `[a b]`, `[]`;
+ * - object: `map[k:v …]` with keys sorted in byte order of their UTF-8 form:
+ *   `{"b":2,"a":1}` → `map[a:1 b:2]`, `{}` → `map[]`.
+ *
+ * `undefined` renders as `<nil>`, like a missing value.
+ * @public
+ */
+export function goFormat(value: unknown): string {
+  switch (typeof value) {
+    case "string":
+      return value;
+    case "number":
+      return goFormatFloat(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return value.toString();
+    case "object": {
+      if (value === null) return "<nil>";
+      if (Array.isArray(value)) {
+        let out = "[";
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : " ") + goFormat(value[i]);
+        return `${out}]`;
+      }
+      const obj = value as Record<string, unknown>;
+      const keys = Object.keys(obj).sort(compareUtf8);
+      let out = "map[";
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!;
+        out += `${i === 0 ? "" : " "}${k}:${goFormat(obj[k])}`;
+      }
+      return `${out}]`;
+    }
+    default:
+      return "<nil>";
+  }
+}
+
+/**
+ * Compares two strings in the byte order of their UTF-8 encodings (Go's
+ * string order), which is code-point order. JavaScript's default sort compares
+ * UTF-16 code units, which differs for astral characters against U+E000–U+FFFF.
+ * @internal Does not follow semver.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return utf8Rank(x) - utf8Rank(y);
+  }
+  return a.length - b.length;
+}
+
+/** Moves surrogates (astral code points) above U+E000–U+FFFF. */
+function utf8Rank(c: number): number {
+  if (c < 0xd800) return c;
+  return c >= 0xe000 ? c - 0x800 : c + 0x2000;
+}

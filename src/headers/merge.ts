@@ -1,0 +1,160 @@
+import { canonicalHeaderKey } from "./canonical.js";
+import type { HeaderBuildOptions } from "./params.js";
+import { isValidGrpcMetadataKey, isValidGrpcMetadataValue } from "./validity.js";
+
+/**
+ * One layer of headers for {@link mergeHeaders}; `undefined` and `null` layers are skipped.
+ * @public
+ */
+export type HeaderLayer = Readonly<Record<string, string>> | undefined | null;
+
+/**
+ * Merges header layers case-insensitively; a later layer wins, and within a
+ * layer a later entry wins. The result is deterministic: each header appears
+ * once, at the position where its name first appeared, spelled as the winning
+ * entry spells it, with the winning value.
+ *
+ * Go 1.3.0 merged in a map keyed by the exact name, so `authorization` and
+ * `Authorization` had a random winner (http.md §2.12.1); this is the intended,
+ * case-insensitive behaviour.
+ * @public
+ */
+export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, string> {
+  const merged = new Map<string, [name: string, value: string]>();
+  for (const layer of layers) {
+    if (layer == null) continue;
+    for (const name of Object.keys(layer)) merged.set(name.toLowerCase(), [name, layer[name]!]);
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of merged.values()) setOwn(out, name, value);
+  return out;
+}
+
+/**
+ * The header sources of one HTTP tool request, named after seed 004
+ * (contract 1.9.0). See {@link mergeHttpToolHeaders}.
+ * @public
+ */
+export interface HttpToolHeaderSources {
+  /** The request's `Content-Type`: `httpConfig.contentType` or `application/json`. Pass it only when a body is sent. */
+  contentType?: string | undefined;
+  /** `httpConfig.headers`, the static headers. */
+  headers?: HeaderLayer;
+  /** The `auth` stanza's header: `Authorization` (or the WIF header). */
+  auth?: HeaderLayer;
+  /** `headersFromSecret`. */
+  headersFromSecret?: HeaderLayer;
+  /** The Omnia headers: identity, tool name/registry, delegation and `x-omnia-param-*` ({@link buildOmniaHeaders}). */
+  omnia?: HeaderLayer;
+  /** Headers injected by the ToolPolicy broker on allow. */
+  injected?: HeaderLayer;
+  /** The headers built from `headerParams` (advanced path only). */
+  headerParams?: HeaderLayer;
+}
+
+/**
+ * The precedence of {@link HttpToolHeaderSources}, lowest first: on a name
+ * collision a later source wins (seed 004; http.md §2.12.1).
+ * @public
+ */
+export const HTTP_TOOL_HEADER_PRECEDENCE = Object.freeze([
+  "contentType",
+  "headers",
+  "auth",
+  "headersFromSecret",
+  "omnia",
+  "injected",
+  "headerParams",
+] as const satisfies ReadonlyArray<keyof HttpToolHeaderSources>);
+
+/**
+ * The headers of an HTTP tool request, merged case-insensitively in seed
+ * 004's order: `Content-Type` < `httpConfig.headers` < auth <
+ * `headersFromSecret` < Omnia headers < broker-injected < `headerParams`.
+ * So a static `Content-Type` beats the configured one, the tool's credential
+ * beats a static `Authorization`, the Omnia headers beat static spoofs of
+ * `x-omnia-*`, and `headerParams` beat everything, `Authorization` included.
+ *
+ * The caller's inbound token is in none of these sources: {@link Identity}
+ * has no field for it, so it cannot leave the process through this merge.
+ * @public
+ */
+export function mergeHttpToolHeaders(sources: HttpToolHeaderSources): Record<string, string> {
+  const contentType = sources.contentType === undefined ? undefined : { "Content-Type": sources.contentType };
+  return mergeHeaders(
+    contentType,
+    sources.headers,
+    sources.auth,
+    sources.headersFromSecret,
+    sources.omnia,
+    sources.injected,
+    sources.headerParams,
+  );
+}
+
+/**
+ * The metadata sources of one gRPC tool call (seed 004). See {@link mergeGrpcToolMetadata}.
+ * @public
+ */
+export interface GrpcToolMetadataSources {
+  /** The Omnia metadata: identity, tool name/registry, session, delegation ({@link buildOmniaGrpcMetadata}). */
+  omnia?: HeaderLayer;
+  /** The handler's credential, sent as `authorization`, e.g. `Bearer <token>`. */
+  authorization?: string | undefined;
+  /** Headers injected by the ToolPolicy broker on allow. */
+  injected?: HeaderLayer;
+}
+
+/**
+ * The precedence of {@link GrpcToolMetadataSources}, lowest first.
+ * @public
+ */
+export const GRPC_TOOL_METADATA_PRECEDENCE = Object.freeze(["omnia", "authorization", "injected"] as const satisfies ReadonlyArray<
+  keyof GrpcToolMetadataSources
+>);
+
+/**
+ * The metadata of a gRPC tool call (seed 004): the Omnia metadata, then
+ * `authorization` carrying the handler's credential, then broker-injected
+ * headers, a later source winning on a name collision. Keys are lower-cased;
+ * an entry with an illegal key (outside `[0-9a-z-_.]`, or `grpc-…`) or a value
+ * outside printable ASCII is skipped and logged at warn instead of failing the
+ * call. There is never an `x-omnia-param-*` entry unless a source adds one.
+ * @public
+ */
+export function mergeGrpcToolMetadata(sources: GrpcToolMetadataSources, options?: HeaderBuildOptions): Record<string, string> {
+  const auth = sources.authorization === undefined ? undefined : { authorization: sources.authorization };
+  const merged = mergeHeaders(sources.omnia, auth, sources.injected);
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(merged)) {
+    const key = name.toLowerCase();
+    const value = merged[name]!;
+    if (!isValidGrpcMetadataKey(key)) {
+      options?.logger?.warn("headers: skipped gRPC metadata with an illegal key", { key });
+    } else if (!isValidGrpcMetadataValue(value)) {
+      options?.logger?.warn("headers: skipped gRPC metadata with an illegal value", { key });
+    } else {
+      setOwn(out, key, value);
+    }
+  }
+  return out;
+}
+
+/**
+ * The headers with MIME-canonical names ({@link canonicalHeaderKey}), as Go's
+ * `http.Header.Set` stores them: the form the policy broker receives in
+ * `DecisionRequest.headers` (`X-Omnia-Tool-Name`, `X-Omnia-Claim-Tier`,
+ * `X-Omnia-Param-Customerid`). Names that canonicalise alike: the later wins.
+ * @public
+ */
+export function canonicalizeHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(headers)) setOwn(out, canonicalHeaderKey(name), headers[name]!);
+  return out;
+}
+
+/** `obj[key] = value` as an own data property, even for `__proto__`. */
+function setOwn(obj: Record<string, string>, key: string, value: string): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}

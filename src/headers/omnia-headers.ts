@@ -1,0 +1,122 @@
+import type { Logger } from "../core/index.js";
+import type { AgentInfo, Identity } from "./identity.js";
+import { OmniaHeader } from "./keys.js";
+import { toGrpcMetadata, toOutboundHeaders } from "./outbound.js";
+import { promoteScalarParams } from "./params.js";
+import { isValidGrpcMetadataValue, isValidHeaderValue } from "./validity.js";
+
+/**
+ * Everything the runtime knows about one tool call that becomes Omnia headers.
+ * @public
+ */
+export interface OmniaHeaderContext {
+  /** The caller identity, as rehydrated from the facade's metadata. */
+  identity?: Identity | undefined;
+  /** The runtime's own agent description (`createToolExecutor({ agent })`). */
+  agent?: AgentInfo | undefined;
+  /** `x-omnia-tool-name`: the tool being invoked. */
+  toolName?: string | undefined;
+  /** `x-omnia-tool-registry`: the **handler** name. */
+  handlerName?: string | undefined;
+  /**
+   * `x-omnia-session-id`. When given (even as `""`), it replaces
+   * `identity.sessionId`: seed 004 sends the session id for A2A and
+   * function-invocation calls but not for WebSocket conversations, which only
+   * the host can tell apart. Omit it to use `identity.sessionId`.
+   */
+  sessionId?: string | undefined;
+  /** `x-omnia-delegation`: the delegation JWT, when the handler enables delegation. */
+  delegationToken?: string | undefined;
+  /**
+   * The call's **original** arguments (JSON text or a parsed value), before
+   * `urlTemplate`, `headerParams` or `queryParams` consume any: they become
+   * `x-omnia-param-*` on HTTP. Ignored by {@link buildOmniaGrpcMetadata}.
+   */
+  args?: unknown;
+  /** Receives a line per skipped entry (names only, never values). Default: discard. */
+  logger?: Logger | undefined;
+}
+
+/**
+ * The identity as it goes out on the runtime → tool hop (seed 004, contract 1.9.0):
+ * - agent name and namespace: the runtime's `agent` values when set, else the identity's;
+ * - workspace: the identity's (the token's workspace), else the agent's;
+ * - provider and model: when `agent` is given, its values only. Seed 003:
+ *   "set by the runtime and overrides any value the facade sent; absent when
+ *   the runtime has no configured provider". Without `agent`, the identity's;
+ * - session id: `ctx.sessionId` when given, else the identity's;
+ * - subject id: dropped when it equals the user id. Seed 004: "absent when the
+ *   token holder is the end user" (seed 003's facade hop sends it equal).
+ * @internal Does not follow semver.
+ */
+export function toolHopIdentity(ctx: OmniaHeaderContext): Identity {
+  const id = ctx.identity ?? {};
+  const agent = ctx.agent;
+  const out: Identity = { ...id };
+  if (agent !== undefined) {
+    if (nonEmpty(agent.name)) out.agentName = agent.name;
+    if (nonEmpty(agent.namespace)) out.namespace = agent.namespace;
+    if (!nonEmpty(id.workspace) && nonEmpty(agent.workspace)) out.workspace = agent.workspace;
+    out.provider = agent.provider;
+    out.model = agent.model;
+  }
+  if (ctx.sessionId !== undefined) out.sessionId = ctx.sessionId;
+  if (nonEmpty(out.subjectId) && out.subjectId === out.userId) out.subjectId = undefined;
+  return out;
+}
+
+/**
+ * The Omnia header layer of an HTTP (or OpenAPI) tool request: source 4 of
+ * http.md §2.12.1, ready for {@link mergeHttpToolHeaders}'s `omnia`.
+ * - the identity headers of {@link toOutboundHeaders}, with the tool-hop rules
+ *   of the agent, session and subject (see {@link OmniaHeaderContext});
+ * - `x-omnia-tool-name`, `x-omnia-tool-registry` (the handler name) and
+ *   `x-omnia-delegation`, each when non-empty;
+ * - `x-omnia-param-*` from the **original** args ({@link promoteScalarParams}).
+ *
+ * Never `authorization` and never a facade-hop key. Values that are not valid
+ * header values are skipped and logged.
+ * @public
+ */
+export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, string> {
+  const options = { logger: ctx.logger };
+  const out = toOutboundHeaders(toolHopIdentity(ctx), options);
+  putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidHeaderValue, ctx.logger);
+  putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidHeaderValue, ctx.logger);
+  putTool(out, OmniaHeader.DELEGATION, ctx.delegationToken, isValidHeaderValue, ctx.logger);
+  if (ctx.args !== undefined) Object.assign(out, promoteScalarParams(ctx.args, options));
+  return out;
+}
+
+/**
+ * The Omnia metadata of a gRPC tool call (seed 004): the same identity and
+ * tool keys as {@link buildOmniaHeaders}, lowercase, with gRPC's validity
+ * rules ({@link toGrpcMetadata}), and **no** `x-omnia-param-*` entry: the
+ * runtime passes no arguments to the metadata builder. `ctx.args` is ignored.
+ * Combine with the handler's credential and injected headers through
+ * {@link mergeGrpcToolMetadata}.
+ * @public
+ */
+export function buildOmniaGrpcMetadata(ctx: OmniaHeaderContext): Record<string, string> {
+  const out = toGrpcMetadata(toolHopIdentity(ctx), { logger: ctx.logger });
+  putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidGrpcMetadataValue, ctx.logger);
+  putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidGrpcMetadataValue, ctx.logger);
+  putTool(out, OmniaHeader.DELEGATION, ctx.delegationToken, isValidGrpcMetadataValue, ctx.logger);
+  return out;
+}
+
+function putTool(
+  out: Record<string, string>,
+  header: string,
+  value: string | undefined,
+  valid: (v: string) => boolean,
+  logger: Logger | undefined,
+): void {
+  if (value === undefined || value === "") return;
+  if (valid(value)) out[header] = value;
+  else logger?.warn("headers: skipped a tool header with an invalid value", { header });
+}
+
+function nonEmpty(v: string | undefined): v is string {
+  return v !== undefined && v !== "";
+}

@@ -1,0 +1,111 @@
+import { canonicalClaimHeaderOrUndefined } from "./canonical.js";
+import type { Identity } from "./identity.js";
+import { FLAT_IDENTITY_KEYS, OmniaHeader } from "./keys.js";
+import { NameCache } from "./name-cache.js";
+import type { HeaderBuildOptions } from "./params.js";
+import { isValidGrpcMetadataKey, isValidGrpcMetadataValue, isValidHeaderValue } from "./validity.js";
+
+/**
+ * Omnia's `ToOutboundHeaders` for an HTTP hop (tool, OpenAPI tool, policy
+ * broker): the identity as `x-omnia-*` headers.
+ * - The flat keys of {@link OMNIA_HEADER_KEYS} (agent-name … workspace,
+ *   provider, model), in table order, each only when its value is non-empty.
+ * - One header per claim, named by {@link canonicalClaimHeader}
+ *   (`X-Omnia-Claim-Customer_id`).
+ * - Never `authorization`, never a facade-hop key, never a tool or param key.
+ *
+ * Decisions (contract 1.9.0, seeds 003/004 over the 1.3.0 snapshot):
+ * - A claim with an **empty value is not sent**. Both seeds say every identity
+ *   header, claims included, is emitted only when non-empty; the 1.3.0 code
+ *   (and contract.md §4.4 step 3) sent empty claims.
+ * - An entry whose value is not a valid header value (a control character
+ *   other than TAB), or a claim whose name holds a non-token character (so
+ *   that `canonicalClaimHeader` leaves it unchanged, e.g.
+ *   `https://example.com/roles`), is skipped and logged at warn. Go would fail
+ *   the whole request instead.
+ * - Claims that canonicalise to the same header resolve in the claim map's
+ *   order: the later one wins.
+ *
+ * Flat keys are in their lowercase table form; HTTP names are
+ * case-insensitive, so only the claim form matters (for broker lookups).
+ * @public
+ */
+export function toOutboundHeaders(identity: Identity | undefined | null, options?: HeaderBuildOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (identity == null) return out;
+  for (let i = 0; i < FLAT_FIELDS.length; i++) {
+    const v = identity[FLAT_FIELDS[i]!];
+    if (typeof v !== "string" || v === "") continue;
+    const header = FLAT_HEADERS[i]!;
+    if (isValidHeaderValue(v)) out[header] = v;
+    else options?.logger?.warn("headers: skipped an identity header with an invalid value", { header });
+  }
+  const claims = identity.claims;
+  if (claims != null) {
+    for (const name in claims) {
+      if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
+      const v = claims[name];
+      if (typeof v !== "string" || v === "") continue;
+      const key = canonicalClaimHeaderOrUndefined(name);
+      if (key === undefined) {
+        options?.logger?.warn("headers: skipped a claim whose name is not a valid header name", { claim: name });
+      } else if (!isValidHeaderValue(v)) {
+        options?.logger?.warn("headers: skipped a claim with an invalid header value", { claim: name });
+      } else {
+        out[key] = v;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Omnia's `ToGRPCMetadata`: the identity as lowercase gRPC metadata, as
+ * grpc-go puts it on the wire (claim `Team` arrives as `x-omnia-claim-team`).
+ * The same keys and emptiness rule as {@link toOutboundHeaders}, with gRPC's
+ * validity rules:
+ * - a key outside `[0-9a-z-_.]` after lower-casing (an Auth0-style claim such
+ *   as `https://example.com/roles`) is skipped and logged at warn, where
+ *   grpc-go fails the whole call with `Internal` (contract.md §4.4, API.md
+ *   decision 11);
+ * - a value outside printable ASCII (0x20–0x7E) is skipped and logged at warn.
+ * - Claims that lower-case to the same key: the later one in the map wins.
+ * @public
+ */
+export function toGrpcMetadata(identity: Identity | undefined | null, options?: HeaderBuildOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (identity == null) return out;
+  for (let i = 0; i < FLAT_FIELDS.length; i++) {
+    const v = identity[FLAT_FIELDS[i]!];
+    if (typeof v !== "string" || v === "") continue;
+    const header = FLAT_HEADERS[i]!;
+    if (isValidGrpcMetadataValue(v)) out[header] = v;
+    else options?.logger?.warn("headers: skipped identity metadata with an invalid value", { key: header });
+  }
+  const claims = identity.claims;
+  if (claims != null) {
+    for (const name in claims) {
+      if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
+      const v = claims[name];
+      if (typeof v !== "string" || v === "") continue;
+      const key = GRPC_CLAIM_KEYS.get(name);
+      if (key === null) {
+        options?.logger?.warn("headers: skipped a claim whose name is not a legal gRPC metadata key", { claim: name });
+      } else if (!isValidGrpcMetadataValue(v)) {
+        options?.logger?.warn("headers: skipped a claim with an invalid gRPC metadata value", { claim: name });
+      } else {
+        out[key] = v;
+      }
+    }
+  }
+  return out;
+}
+
+const FLAT_FIELDS = FLAT_IDENTITY_KEYS.map((k) => k.field);
+const FLAT_HEADERS = FLAT_IDENTITY_KEYS.map((k) => k.header);
+
+/** Claim name → its lowercase gRPC metadata key, or null when the key is illegal. */
+const GRPC_CLAIM_KEYS = new NameCache<string | null>((name) => {
+  const key = OmniaHeader.CLAIM_PREFIX + name.toLowerCase();
+  return isValidGrpcMetadataKey(key) ? key : null;
+});

@@ -1,0 +1,108 @@
+import type { Logger } from "../core/index.js";
+import { goFormatFloat } from "./go-format.js";
+import { OmniaHeader } from "./keys.js";
+import { toPascalCase } from "./pascal-case.js";
+import { NameCache } from "./name-cache.js";
+import { isValidHeaderName, isValidHeaderValue } from "./validity.js";
+
+interface ParamKey {
+  readonly key: string;
+  readonly lower: string;
+  readonly valid: boolean;
+}
+
+/** Argument name → its `x-omnia-param-<PascalCase>` header. */
+const PARAM_KEYS = new NameCache<ParamKey>((name) => {
+  const key = OmniaHeader.PARAM_PREFIX + toPascalCase(name);
+  return { key, lower: key.toLowerCase(), valid: isValidHeaderName(key) };
+});
+
+/**
+ * Options of the header builders.
+ * @public
+ */
+export interface HeaderBuildOptions {
+  /** Receives one line per skipped entry (names only, never values). Default: discard. */
+  logger?: Logger | undefined;
+}
+
+/**
+ * The tool-call arguments as a plain object, or `undefined` when they are not
+ * one. A string is JSON text (as the model produced it) and is parsed; a
+ * string that is not JSON, or JSON that is not an object, gives `undefined`.
+ * @internal Does not follow semver.
+ */
+export function argsObject(args: unknown): Record<string, unknown> | undefined {
+  let v = args;
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+  return v as Record<string, unknown>;
+}
+
+/**
+ * Omnia's `PromoteScalarParams` (contract 1.9.0): one
+ * `x-omnia-param-<PascalCase(name)>` header per top-level scalar argument.
+ * - `args` is the tool call's arguments: JSON text or a parsed value. Anything
+ *   that is not a JSON object (an array, a string, invalid JSON, nothing) gives `{}`.
+ * - Strings are sent as they are (an empty string gives an empty value);
+ *   booleans as `true`/`false`; numbers in Go `%g` ({@link goFormatFloat}:
+ *   `1000000` → `1e+06`). null, arrays and objects are skipped.
+ * - A value that is not a valid header value (CR, LF, NUL or another control
+ *   character except TAB) is skipped, as 1.9.0 does; 1.3.0 failed the request.
+ * - A name whose PascalCase form is not a valid header name (`with space`,
+ *   `ñame`) is skipped.
+ * - Names that land on the same header case-insensitively (`user_id`,
+ *   `userId`, `UserID`) resolve deterministically: the later argument wins.
+ *
+ * Keys keep their PascalCase (`x-omnia-param-CustomerId`); Go's HTTP client
+ * sends them MIME-canonicalised (`X-Omnia-Param-Customerid`), which is the
+ * same header. Never used on a gRPC tool call.
+ * @public
+ */
+export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  const obj = argsObject(args);
+  if (obj === undefined) return out;
+  let lowers: string[] | undefined;
+  let keys: string[] | undefined;
+  for (const name in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
+    const v = obj[name];
+    let s: string;
+    if (typeof v === "string") s = v;
+    else if (typeof v === "number") s = goFormatFloat(v);
+    else if (typeof v === "boolean") s = v ? "true" : "false";
+    else continue;
+    const param = PARAM_KEYS.get(name);
+    if (!param.valid) {
+      options?.logger?.debug("headers: skipped a parameter header with an invalid name", { header: param.key });
+      continue;
+    }
+    if (!isValidHeaderValue(s)) {
+      options?.logger?.debug("headers: skipped a parameter header with an invalid value", { header: param.key });
+      continue;
+    }
+    // Case-insensitive de-duplication: the later argument wins.
+    if (lowers === undefined || keys === undefined) {
+      lowers = [param.lower];
+      keys = [param.key];
+    } else {
+      const at = lowers.indexOf(param.lower);
+      if (at >= 0) {
+        delete out[keys[at]!];
+        keys[at] = param.key;
+      } else {
+        lowers.push(param.lower);
+        keys.push(param.key);
+      }
+    }
+    out[param.key] = s;
+  }
+  return out;
+}
