@@ -1,0 +1,8 @@
+export { buildHttpRequest, argumentsPresent, pathEscape } from "./request.js";
+export type { HttpRequestShaping, HttpRequestHandler, HttpHeaderContext } from "./request.js";
+export { interpretHttpResponse, errorBodyText, evaluateMapping, ERROR_BODY_MAX_BYTES } from "./response.js";
+export type { HttpResponseShaping, HttpInterpretation } from "./response.js";
+export { sendHttpRequest, MAX_RESPONSE_BYTES, MAX_REDIRECTS } from "./transport.js";
+export type { HttpRequestShape, HttpWireResponse, SendOptions } from "./transport.js";
+export { HttpStatusError, HttpTransportError, HttpRequestError, MappingError } from "./errors.js";
+export { goJsonMarshal, goJsonString } from "./go-json.js";
