@@ -45,6 +45,7 @@ const THIRD_PARTY: Record<string, readonly string[]> = {
   "@connectrpc/connect-node": ["grpc", "conformance", "runtime", "testing"],
   "@modelcontextprotocol/sdk": ["mcp", "testing"],
   ajv: ["grpc", "testing"],
+  "@readme/openapi-parser": ["openapi", "testing"],
 };
 
 const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts"]);
