@@ -8,7 +8,25 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { generate } from "selfsigned";
 
-const TOOLS_PROTO = join(import.meta.dirname, "..", "..", "proto", "omnia", "tools", "v1", "tools.proto");
+const PROTO_ROOT = join(import.meta.dirname, "..", "..", "proto");
+const TOOLS_PROTO = join(PROTO_ROOT, "omnia", "tools", "v1", "tools.proto");
+const HEALTH_PROTO = join(PROTO_ROOT, "grpc", "health", "v1", "health.proto");
+
+/** A grpc-js grpc.health.v1.Health client (from our vendored health.proto); resolves Check's status name. */
+export function grpcJsHealthCheck(address: string, service: string): Promise<string> {
+  const definition = protoLoader.loadSync(HEALTH_PROTO, { keepCase: true, defaults: true, enums: String });
+  const pkg = grpc.loadPackageDefinition(definition) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } };
+  const client = new pkg.grpc.health.v1.Health(address, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
+    check(r: unknown, cb: (e: grpc.ServiceError | null, v: { status: string }) => void): void;
+  };
+  return new Promise<string>((resolve, reject) => {
+    client.check({ service }, (e, v) => {
+      client.close();
+      if (e === null) resolve(v.status);
+      else reject(e);
+    });
+  });
+}
 
 /** The ToolService as grpc-js sees it (plain objects, proto field names kept). */
 function loadToolService(): grpc.ServiceClientConstructor {
@@ -34,6 +52,8 @@ export interface ReceivedCall {
   readonly metadata: Record<string, string>;
   /** The deadline grpc-js derived from grpc-timeout, in ms from arrival (Infinity when none). */
   readonly deadlineMs: number;
+  /** Resolves when the call is cancelled (the client gave up or its deadline passed). */
+  readonly cancelled: Promise<void>;
 }
 /** A handler's answer: a response, or a status error `{ code, details }`. */
 export type GrpcJsAnswer = WireToolResponse | { code: grpc.status; details: string };
@@ -61,7 +81,8 @@ export async function startGrpcJsToolServer(
       const deadline = call.getDeadline();
       const at = deadline instanceof Date ? deadline.getTime() : deadline;
       const deadlineMs = at === Infinity ? Infinity : at - Date.now();
-      const received: ReceivedCall = { request: call.request, metadata, deadlineMs };
+      const cancelled = new Promise<void>((resolve) => call.once("cancelled", () => resolve()));
+      const received: ReceivedCall = { request: call.request, metadata, deadlineMs, cancelled };
       calls.push(received);
       Promise.resolve(current(received)).then(
         (answer) => {
@@ -93,7 +114,7 @@ export async function startGrpcJsToolServer(
 }
 
 export interface GrpcJsToolClient {
-  execute(request: Partial<WireToolRequest>, metadata?: Record<string, string>): Promise<Required<WireToolResponse>>;
+  execute(request: Partial<WireToolRequest>, metadata?: Record<string, string>, options?: { deadlineMs?: number }): Promise<Required<WireToolResponse>>;
   listTools(): Promise<{ tools: { name: string; description: string; input_schema: string }[] }>;
   close(): void;
 }
@@ -102,17 +123,21 @@ export interface GrpcJsToolClient {
 export function grpcJsToolClient(address: string, credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure()): GrpcJsToolClient {
   const Client = loadToolService();
   const client = new Client(address, credentials) as grpc.Client & Record<string, (...args: unknown[]) => unknown>;
-  const unary = <T>(method: string, request: unknown, md = new grpc.Metadata()) =>
+  const unary = <T>(method: string, request: unknown, md = new grpc.Metadata(), options: grpc.CallOptions = {}) =>
     new Promise<T>((resolve, reject) => {
-      (client[method] as (r: unknown, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: T) => void) => void).call(client, request, md, (e, v) =>
-        e === null ? resolve(v) : reject(e),
+      (client[method] as (r: unknown, m: grpc.Metadata, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, v: T) => void) => void).call(
+        client,
+        request,
+        md,
+        options,
+        (e, v) => (e === null ? resolve(v) : reject(e)),
       );
     });
   return {
-    execute(request, metadata = {}) {
+    execute(request, metadata = {}, options = {}) {
       const md = new grpc.Metadata();
       for (const [k, v] of Object.entries(metadata)) md.set(k, v);
-      return unary("execute", request, md);
+      return unary("execute", request, md, options.deadlineMs === undefined ? {} : { deadline: Date.now() + options.deadlineMs });
     },
     listTools: () => unary("listTools", {}),
     close: () => client.close(),
@@ -203,4 +228,18 @@ export function leakedResources(before: readonly string[]): string[] {
     else left.splice(i, 1);
   }
   return extra.sort();
+}
+
+/**
+ * {@link leakedResources}, after letting the event loop turn (setImmediate, no
+ * timers) until nothing is left or `maxTurns` have passed: the far end of a
+ * closed loopback socket needs a few turns to see the close.
+ */
+export async function settledLeaks(before: readonly string[], maxTurns = 2000): Promise<string[]> {
+  let leaked = leakedResources(before);
+  for (let i = 0; i < maxTurns && leaked.length > 0; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    leaked = leakedResources(before);
+  }
+  return leaked;
 }
