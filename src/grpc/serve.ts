@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
 import { isIP, type AddressInfo, type Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -86,6 +87,9 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
   }
   const routes = createToolServiceHandler(tools, { health: options.health ?? true });
   const shutdown = new AbortController();
+  // Every call in flight links its handler signal to this one (connect removes
+  // the link when the call ends): many concurrent calls are normal, not a leak.
+  setMaxListeners(0, shutdown.signal);
   const handler = connectNodeAdapter({ routes, grpc: true, connect: false, grpcWeb: false, shutdownSignal: shutdown.signal });
 
   const server =
