@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { LogFields, Logger } from "../core/index.js";
 import { outboundMetadata } from "./metadata.js";
 
@@ -105,4 +106,28 @@ test("no headers → no metadata; __proto__ stays a plain key", () => {
   const out = outboundMetadata(JSON.parse('{"__proto__":"x"}') as Record<string, string>, logger);
   assert.equal(Object.getPrototypeOf(out), Object.prototype);
   assert.deepEqual(Object.keys(out), ["__proto__"]);
+});
+
+test("property: whatever comes in, only legal, non-param, lower-case entries go out, each from the input", () => {
+  const { logger } = recordingLogger();
+  const key = fc.oneof(
+    fc.string(),
+    fc.constantFrom("x-omnia-param-City", "X-Omnia-Tool-Name", "authorization", "grpc-status", "x-a-bin", "TE"),
+    fc.stringMatching(/^[0-9A-Za-z_.-]{1,12}$/),
+  );
+  const value = fc.oneof(fc.string(), fc.stringMatching(/^[\x20-\x7e]{0,16}$/), fc.base64String());
+  fc.assert(
+    fc.property(fc.dictionary(key, value), (input) => {
+      const out = outboundMetadata(input, logger);
+      const lowered = new Map<string, string[]>();
+      for (const [k, v] of Object.entries(input)) lowered.set(k.toLowerCase(), [...(lowered.get(k.toLowerCase()) ?? []), v]);
+      for (const [k, v] of Object.entries(out)) {
+        assert.match(k, /^[0-9a-z_.-]+$/);
+        assert.ok(!k.startsWith("x-omnia-param-") && !k.startsWith("grpc-") && k !== "te");
+        assert.match(v, k.endsWith("-bin") ? /^[A-Za-z0-9+/]*={0,2}$/ : /^[\x20-\x7e]*$/);
+        assert.ok(lowered.get(k)?.includes(v));
+      }
+    }),
+    { numRuns: 500 },
+  );
 });

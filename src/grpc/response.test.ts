@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { OmniaToolsError } from "../core/index.js";
@@ -126,4 +127,16 @@ test("anything else thrown becomes a GrpcStatusError through ConnectError.from (
   const e = toGrpcStatusError(new Error("weird"));
   assert.equal(e.message, "rpc error: code = Unknown desc = weird");
   assert.equal(e.grpcCode, "UNKNOWN");
+});
+
+test("property: any JSON text round-trips (result = its parse, resultJson = the text); is_error always wins", () => {
+  fc.assert(
+    fc.property(fc.json(), fc.string(), (text, message) => {
+      assert.deepEqual(interpretToolResponse({ resultJson: text }), { status: "success", result: JSON.parse(text) as unknown, resultJson: text });
+      const err = interpretToolResponse({ resultJson: text, isError: true, errorMessage: message });
+      assert.ok(err.status === "error");
+      assert.equal(err.message, `tool error: ${message}`);
+    }),
+    { numRuns: 500 },
+  );
 });
