@@ -11,7 +11,7 @@ import { EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./exempt.js";
  * @public
  */
 export interface ReconcilablePack {
-  readonly prompts?: Readonly<Record<string, { readonly tools?: readonly string[] | null | undefined } | null | undefined>> | null;
+  readonly prompts?: Readonly<Record<string, { readonly tools?: readonly string[] | null | undefined } | null | undefined>> | null | undefined;
 }
 
 /**
