@@ -114,55 +114,68 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   const logger = options.logger ?? noopLogger;
   const namespaces = options.exemptNamespaces ?? EXEMPT_TOOL_NAMESPACES;
   const isExempt = (name: string): boolean => isExemptToolName(name, namespaces);
-  const servedNames = readServed(served);
-  const servedSet = new Set(servedNames);
+  const servedSet = readServed(served);
   const prompts = readPrompts(pack);
 
-  // Declared names (exact) with their prompts, and wildcard prefixes with theirs.
-  const declaredBy = new Map<string, string[]>();
-  const patternPrompts = new Map<string, string[]>();
-  let longestPattern = -1;
-  const byPromptSets = new Map<string, Set<string>>();
+  // Declared names (exact) -> the prompt keys declaring them, and wildcard prefixes -> theirs.
+  // Each prompt collects its offered names in an array, sorted and de-duplicated at the end.
+  const declaredBy = new Map<string, string | string[]>();
+  const patternPrompts = new Map<string, string | string[]>();
+  const byPromptLists: [string, string[]][] = [];
+  const listOf = new Map<string, string[]>();
   for (const [key, tools] of prompts) {
-    const offered = new Set<string>();
-    byPromptSets.set(key, offered);
+    const list: string[] = [];
+    byPromptLists.push([key, list]);
+    listOf.set(key, list);
     for (const entry of tools) {
       if (entry.endsWith("*")) {
-        const prefix = entry.slice(0, -1);
-        appendOnce(patternPrompts, prefix, key);
-        if (prefix.length > longestPattern) longestPattern = prefix.length;
+        appendOnce(patternPrompts, entry.slice(0, -1), key);
       } else {
         appendOnce(declaredBy, entry, key);
-        if (servedSet.has(entry)) offered.add(entry);
+        if (servedSet.has(entry)) list.push(entry);
       }
     }
   }
+  // Wildcards are matched by looking up each served name's prefix of every pattern length:
+  // a handful of lengths, so the pass stays linear in the number of served names.
+  const patternLengths = [...new Set([...patternPrompts.keys()].map((p) => p.length))];
 
-  // Wildcards: test each served name's prefixes against the pattern set (O(name length) per name).
-  const matchedByPattern = new Set<string>();
-  if (patternPrompts.size > 0) {
-    for (const name of servedNames) {
-      const limit = Math.min(name.length, longestPattern);
-      for (let k = 0; k <= limit; k++) {
-        const keys = patternPrompts.get(name.slice(0, k));
-        if (keys === undefined) continue;
-        matchedByPattern.add(name);
-        for (const key of keys) byPromptSets.get(key)?.add(name);
-      }
+  const offered: string[] = [];
+  const servedNotDeclared: string[] = [];
+  const exemptServed: string[] = [];
+  for (const name of servedSet) {
+    if (isExempt(name)) {
+      exemptServed.push(name);
+      offered.push(name);
+      continue;
     }
+    let declared = declaredBy.has(name);
+    for (const length of patternLengths) {
+      if (length > name.length) continue;
+      const keys = patternPrompts.get(name.slice(0, length));
+      if (keys === undefined) continue;
+      declared = true;
+      for (const key of typeof keys === "string" ? [keys] : keys) listOf.get(key)?.push(name);
+    }
+    (declared ? offered : servedNotDeclared).push(name);
   }
+  offered.sort();
+  servedNotDeclared.sort();
 
-  const exemptServed = servedNames.filter(isExempt);
   const byPrompt: Record<string, string[]> = {};
-  for (const [key, offered] of byPromptSets) {
-    for (const name of exemptServed) offered.add(name);
-    Object.defineProperty(byPrompt, key, { value: [...offered].sort(), enumerable: true, writable: true, configurable: true });
+  for (const [key, list] of byPromptLists) {
+    list.push(...exemptServed);
+    Object.defineProperty(byPrompt, key, { value: sortedUnique(list), enumerable: true, writable: true, configurable: true });
   }
 
-  const offered = servedNames.filter((n) => declaredBy.has(n) || matchedByPattern.has(n) || isExempt(n)).sort();
-  const servedNotDeclared = servedNames.filter((n) => !declaredBy.has(n) && !matchedByPattern.has(n) && !isExempt(n)).sort();
-  const declaredNotServed = [...declaredBy.keys()].filter((n) => !servedSet.has(n) && !isExempt(n)).sort();
-  const exempt = [...new Set([...exemptServed, ...[...declaredBy.keys()].filter(isExempt)])].sort();
+  const declaredNotServed: string[] = [];
+  const exemptSeen = new Set(exemptServed);
+  for (const name of declaredBy.keys()) {
+    if (isExempt(name)) exemptSeen.add(name);
+    else if (!servedSet.has(name)) declaredNotServed.push(name);
+  }
+  declaredNotServed.sort();
+  const exempt = [...exemptSeen].sort();
 
   const registryName = options.registryName ?? registryNameOf(served);
   const mismatches: Mismatch[] = [];
@@ -179,7 +192,7 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   if (declaredNotServed.length > 0) {
     const promptsOf: Record<string, readonly string[]> = {};
     for (const name of declaredNotServed) {
-      Object.defineProperty(promptsOf, name, { value: Object.freeze([...(declaredBy.get(name) ?? [])].sort()), enumerable: true });
+      Object.defineProperty(promptsOf, name, { value: Object.freeze(promptsOfEntry(declaredBy.get(name)).sort()), enumerable: true });
     }
     const listed = declaredNotServed.map((n) => `${n} (${(promptsOf[n] ?? []).join(", ")})`).join(", ");
     mismatches.push(
@@ -202,10 +215,32 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   return { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches };
 }
 
-function appendOnce(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else if (list[list.length - 1] !== value) list.push(value); // entries of one prompt arrive together
+/** Sorts in place and drops repeats. */
+function sortedUnique(list: string[]): string[] {
+  list.sort();
+  let out = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (i === 0 || list[i] !== list[out - 1]) list[out++] = list[i] as string;
+  }
+  list.length = out;
+  return list;
+}
+
+/**
+ * Records that prompt `value` declares `key`. One prompt is kept as a bare string (most
+ * names are declared once), more as an array; a prompt's entries arrive together, so a
+ * repeat within one prompt is the last value.
+ */
+function appendOnce(map: Map<string, string | string[]>, key: string, value: string): void {
+  const known = map.get(key);
+  if (known === undefined) map.set(key, value);
+  else if (typeof known === "string") {
+    if (known !== value) map.set(key, [known, value]);
+  } else if (known[known.length - 1] !== value) known.push(value);
+}
+
+function promptsOfEntry(known: string | string[] | undefined): string[] {
+  return known === undefined ? [] : typeof known === "string" ? [known] : [...known];
 }
 
 function isRegistryLike(value: unknown): value is { tools: readonly unknown[]; name?: unknown } {
@@ -217,7 +252,7 @@ function registryNameOf(served: ServedTools): string | undefined {
 }
 
 /** The served names, each once, in their given order. */
-function readServed(served: ServedTools): string[] {
+function readServed(served: ServedTools): Set<string> {
   const names = new Set<string>();
   if (isRegistryLike(served)) {
     served.tools.forEach((tool, i) => {
@@ -225,7 +260,7 @@ function readServed(served: ServedTools): string[] {
       if (typeof name !== "string") throw new InvalidOptionError(`reconcileTools: served.tools[${i}].name must be a tool name string; got ${typeof name}`);
       names.add(name);
     });
-    return [...names];
+    return names;
   }
   if (typeof served === "string" || served === null || typeof served !== "object" || !(Symbol.iterator in served)) {
     const got = served === null ? "null" : typeof served;
@@ -237,7 +272,7 @@ function readServed(served: ServedTools): string[] {
     names.add(name);
     i++;
   }
-  return [...names];
+  return names;
 }
 
 /** Each prompt key with its tools list; a missing `prompts` or `tools` is empty. */
@@ -254,13 +289,13 @@ function readPrompts(pack: ReconcilablePack): [string, readonly string[]][] {
   const out: [string, readonly string[]][] = [];
   for (const key of Object.keys(prompts)) {
     const prompt = prompts[key];
-    const path = `prompts${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+    const path = (): string => `prompts${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
     if (prompt === undefined || prompt === null) {
       out.push([key, []]);
       continue;
     }
     if (typeof prompt !== "object" || Array.isArray(prompt)) {
-      issues.push({ path, message: `expected a prompt object; got ${Array.isArray(prompt) ? "an array" : typeof prompt}` });
+      issues.push({ path: path(), message: `expected a prompt object; got ${Array.isArray(prompt) ? "an array" : typeof prompt}` });
       continue;
     }
     const tools = prompt.tools;
@@ -269,12 +304,12 @@ function readPrompts(pack: ReconcilablePack): [string, readonly string[]][] {
       continue;
     }
     if (!Array.isArray(tools)) {
-      issues.push({ path: `${path}.tools`, message: `expected a list of tool names; got ${typeof tools}` });
+      issues.push({ path: `${path()}.tools`, message: `expected a list of tool names; got ${typeof tools}` });
       continue;
     }
     const bad = tools.findIndex((t) => typeof t !== "string");
     if (bad >= 0) {
-      issues.push({ path: `${path}.tools[${bad}]`, message: `expected a tool name string; got ${typeof tools[bad]}` });
+      issues.push({ path: `${path()}.tools[${bad}]`, message: `expected a tool name string; got ${typeof tools[bad]}` });
       continue;
     }
     out.push([key, tools]);
