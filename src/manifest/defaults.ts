@@ -1,25 +1,49 @@
 // Defaults and patterns of the ToolRegistry CRD and operator (http.md §1, runtime-tools.md §2.1, §7).
 import type { GrpcStatusCodeName } from "./types.js";
 
-/** `apiVersion` of the ToolRegistry CRD. */
+/**
+ * `apiVersion` of the ToolRegistry CRD.
+ * @public
+ */
 export const TOOL_REGISTRY_API_VERSION = "omnia.altairalabs.ai/v1alpha1";
-/** Handler `timeout` when absent: the CRD default, per attempt. */
+/**
+ * Handler `timeout` when absent: the CRD default, per attempt.
+ * @public
+ */
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
-/** `retryPolicy.initialBackoff` when absent (operator `buildHTTPRetryPolicy`). */
+/**
+ * `retryPolicy.initialBackoff` when absent (operator `buildHTTPRetryPolicy`).
+ * @public
+ */
 export const DEFAULT_INITIAL_BACKOFF_MS = 100;
-/** `retryPolicy.backoffMultiplier` when absent (`"2.0"`). */
+/**
+ * `retryPolicy.backoffMultiplier` when absent (`"2.0"`).
+ * @public
+ */
 export const DEFAULT_BACKOFF_MULTIPLIER = 2;
-/** `retryPolicy.maxBackoff` when absent. */
+/**
+ * `retryPolicy.maxBackoff` when absent.
+ * @public
+ */
 export const DEFAULT_MAX_BACKOFF_MS = 30_000;
-/** `retryPolicy.retryOn` when absent (an explicit `[]` stays empty). */
+/**
+ * `retryPolicy.retryOn` when absent (an explicit `[]` stays empty).
+ * @public
+ */
 export const DEFAULT_HTTP_RETRY_ON: readonly number[] = Object.freeze([408, 429, 500, 502, 503, 504]);
-/** `grpcConfig.retryPolicy.retryableStatusCodes` when absent. */
+/**
+ * `grpcConfig.retryPolicy.retryableStatusCodes` when absent.
+ * @public
+ */
 export const DEFAULT_GRPC_RETRYABLE_STATUS_CODES: readonly GrpcStatusCodeName[] = Object.freeze([
   "UNAVAILABLE",
   "DEADLINE_EXCEEDED",
   "RESOURCE_EXHAUSTED",
 ]);
-/** Every canonical gRPC status code name. */
+/**
+ * Every canonical gRPC status code name.
+ * @public
+ */
 export const GRPC_STATUS_CODE_NAMES: readonly GrpcStatusCodeName[] = Object.freeze([
   "OK",
   "CANCELLED",
@@ -43,7 +67,10 @@ export const GRPC_STATUS_CODE_NAMES: readonly GrpcStatusCodeName[] = Object.free
 export const DEFAULT_HTTP_METHOD = "POST";
 /** `httpConfig.contentType` when absent or empty. */
 export const DEFAULT_CONTENT_TYPE = "application/json";
-/** The resolved endpoint of every client handler. */
+/**
+ * The resolved endpoint of every client handler.
+ * @public
+ */
 export const CLIENT_ENDPOINT = "client://browser";
 /** `workloadIdentity.header` when absent or empty. */
 export const DEFAULT_WORKLOAD_IDENTITY_HEADER = "Authorization";

@@ -685,6 +685,17 @@ describe("warnings: unknown fields are reported, not silently dropped", () => {
     assert.equal(only({ ...registry, handlers: [registry.handlers[3] as HandlerConfig] }).auth?.type, "workloadIdentity");
   });
 
+  test("a resource of another apiVersion is read as v1alpha1, with a warning", () => {
+    const registry = loadToolRegistry("apiVersion: omnia.altairalabs.ai/v1beta1\nkind: ToolRegistry\nspec:\n  handlers:\n    - {name: a, type: client, tool: {name: a, description: A, inputSchema: {}}}\n");
+    assert.deepEqual(registry.warnings, [
+      {
+        path: "apiVersion",
+        message: 'expected omnia.altairalabs.ai/v1alpha1; got "omnia.altairalabs.ai/v1beta1"; the resource is read as omnia.altairalabs.ai/v1alpha1',
+        line: 1,
+      },
+    ]);
+  });
+
   test("no logger: warnings are still collected and nothing throws", () => {
     const registry = loadToolRegistry({ handlers: [{ name: "a", type: "client", tool: { name: "a", description: "A", inputSchema: {} }, colour: "red" }] });
     assert.deepEqual(registry.warnings, [{ path: "handlers[0].colour", message: "unknown field; it is ignored" }]);

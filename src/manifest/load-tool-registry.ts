@@ -1,5 +1,5 @@
-import { ConfigError, ErrorCode, noopLogger, type Logger } from "../core/index.js";
-import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_PROBE_TIMEOUT_MS } from "./defaults.js";
+import { ConfigError, ErrorCode, noopLogger, parseGoDuration, type Logger } from "../core/index.js";
+import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_PROBE_TIMEOUT_MS, TOOL_REGISTRY_API_VERSION } from "./defaults.js";
 import { readDocuments, type ManifestInput, type SourceDocument } from "./documents.js";
 import { DuplicateToolError, type DuplicateTool } from "./duplicate-tool-error.js";
 import { describeValue, formatPath, translateZodIssue, type PathSegment } from "./issues.js";
@@ -16,7 +16,6 @@ import type {
   ToolRegistry,
 } from "./types.js";
 import { validateHandler, type IssueSink } from "./validate-handler.js";
-import { parseGoDuration } from "../core/index.js";
 
 /**
  * Options of {@link loadToolRegistry}.
@@ -143,6 +142,9 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
     let base: PathSegment[];
     if ("spec" in value || "kind" in value || "apiVersion" in value) {
       collect.zod(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), []);
+      if (typeof value.apiVersion === "string" && value.apiVersion !== TOOL_REGISTRY_API_VERSION) {
+        collect.warning(["apiVersion"], `expected ${TOOL_REGISTRY_API_VERSION}; got ${describeValue(value.apiVersion)}; the resource is read as ${TOOL_REGISTRY_API_VERSION}`);
+      }
       const resource = value as RawResource;
       handlers = isPlainObject(resource.spec) ? resource.spec.handlers : undefined;
       base = ["spec", "handlers"];
