@@ -470,6 +470,11 @@ describe("YAML syntax errors report their line", () => {
 });
 
 describe("every problem is reported at once, each with its line", () => {
+  test("JSON text gets line numbers too", () => {
+    const error = loadError('{\n  "handlers": [\n    {\n      "name": "a",\n      "type": "http",\n      "tool": {"name": "a", "description": "A", "inputSchema": {}}\n    }\n  ]\n}\n');
+    assert.deepEqual(error.issues, [{ path: "handlers[0].httpConfig", message: "httpConfig is required for http handlers", line: 3 }]);
+  });
+
   test("problems in several handlers and fields all appear in one ConfigError", () => {
     const error = loadError(`apiVersion: omnia.altairalabs.ai/v1alpha1
 kind: ToolRegistry

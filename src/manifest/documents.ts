@@ -48,7 +48,7 @@ function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue
   const first = /\S/.exec(text)?.[0];
   if (first === "{" || first === "[") {
     try {
-      return [{ value: JSON.parse(text) as unknown, prefix: [], lineOf: noLine }];
+      return [{ value: JSON.parse(text) as unknown, prefix: [], lineOf: lazyLines(text) }];
     } catch {
       // fall through to YAML
     }
@@ -88,6 +88,23 @@ function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue
 function firstLine(message: string): string {
   const line = message.split("\n", 1)[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/**
+ * Line lookup for JSON parsed natively: the YAML parser (JSON is YAML) builds the node
+ * positions only when an issue or a warning asks for a line.
+ */
+function lazyLines(text: string): SourceDocument["lineOf"] {
+  let lookup: SourceDocument["lineOf"] | undefined;
+  return (path) => {
+    if (lookup === undefined) {
+      const lineCounter = new LineCounter();
+      const parsed = parseAllDocuments(text, { lineCounter });
+      const doc = Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Document.Parsed) : undefined;
+      lookup = doc !== undefined && doc.errors.length === 0 ? (p) => lineOfNode(doc, lineCounter, p) : noLine;
+    }
+    return lookup(path);
+  };
 }
 
 function lineOfNode(doc: Document.Parsed, lineCounter: LineCounter, path: readonly PathSegment[]): number | undefined {
