@@ -114,12 +114,13 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   const logger = options.logger ?? noopLogger;
   const namespaces = options.exemptNamespaces ?? EXEMPT_TOOL_NAMESPACES;
   const isExempt = (name: string): boolean => isExemptToolName(name, namespaces);
-  const servedSet = readServed(served);
+  // One hash table for every name, served or declared (one table, not two, keeps the
+  // pass linear in practice as well as in theory): SERVED, SERVED_DECLARED, or, for a
+  // name that is declared but not served, the prompt key(s) declaring it.
+  const names = readServed(served);
   const prompts = readPrompts(pack);
 
-  // Declared names (exact) -> the prompt keys declaring them, and wildcard prefixes -> theirs.
   // Each prompt collects its offered names in an array, sorted and de-duplicated at the end.
-  const declaredBy = new Map<string, string | string[]>();
   const patternPrompts = new Map<string, string | string[]>();
   const byPromptLists: [string, string[]][] = [];
   const listOf = new Map<string, string[]>();
@@ -129,10 +130,15 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
     listOf.set(key, list);
     for (const entry of tools) {
       if (entry.endsWith("*")) {
-        appendOnce(patternPrompts, entry.slice(0, -1), key);
+        appendPrompt(patternPrompts, entry.slice(0, -1), key);
+        continue;
+      }
+      const state = names.get(entry);
+      if (state === SERVED || state === SERVED_DECLARED) {
+        if (state === SERVED) names.set(entry, SERVED_DECLARED);
+        list.push(entry);
       } else {
-        appendOnce(declaredBy, entry, key);
-        if (servedSet.has(entry)) list.push(entry);
+        appendPrompt(names, entry, key);
       }
     }
   }
@@ -143,13 +149,23 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   const offered: string[] = [];
   const servedNotDeclared: string[] = [];
   const exemptServed: string[] = [];
-  for (const name of servedSet) {
+  const declaredNotServed: string[] = [];
+  const exempt: string[] = [];
+  for (const [name, state] of names) {
+    const isServed = state === SERVED || state === SERVED_DECLARED;
     if (isExempt(name)) {
-      exemptServed.push(name);
-      offered.push(name);
+      exempt.push(name);
+      if (isServed) {
+        exemptServed.push(name);
+        offered.push(name);
+      }
       continue;
     }
-    let declared = declaredBy.has(name);
+    if (!isServed) {
+      declaredNotServed.push(name);
+      continue;
+    }
+    let declared = state === SERVED_DECLARED;
     for (const length of patternLengths) {
       if (length > name.length) continue;
       const keys = patternPrompts.get(name.slice(0, length));
@@ -161,21 +177,14 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   }
   offered.sort();
   servedNotDeclared.sort();
+  declaredNotServed.sort();
+  exempt.sort();
 
   const byPrompt: Record<string, string[]> = {};
   for (const [key, list] of byPromptLists) {
     list.push(...exemptServed);
     Object.defineProperty(byPrompt, key, { value: sortedUnique(list), enumerable: true, writable: true, configurable: true });
   }
-
-  const declaredNotServed: string[] = [];
-  const exemptSeen = new Set(exemptServed);
-  for (const name of declaredBy.keys()) {
-    if (isExempt(name)) exemptSeen.add(name);
-    else if (!servedSet.has(name)) declaredNotServed.push(name);
-  }
-  declaredNotServed.sort();
-  const exempt = [...exemptSeen].sort();
 
   const registryName = options.registryName ?? registryNameOf(served);
   const mismatches: Mismatch[] = [];
@@ -192,7 +201,7 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   if (declaredNotServed.length > 0) {
     const promptsOf: Record<string, readonly string[]> = {};
     for (const name of declaredNotServed) {
-      Object.defineProperty(promptsOf, name, { value: Object.freeze(promptsOfEntry(declaredBy.get(name)).sort()), enumerable: true });
+      Object.defineProperty(promptsOf, name, { value: Object.freeze(promptsOfEntry(names.get(name)).sort()), enumerable: true });
     }
     const listed = declaredNotServed.map((n) => `${n} (${(promptsOf[n] ?? []).join(", ")})`).join(", ");
     mismatches.push(
@@ -226,21 +235,28 @@ function sortedUnique(list: string[]): string[] {
   return list;
 }
 
+/** A served name that no prompt declares (yet). */
+const SERVED = 0;
+/** A served name that some prompt declares exactly. */
+const SERVED_DECLARED = 1;
+/** A name's state: served (declared or not), or not served and declared by these prompt keys. */
+type NameState = typeof SERVED | typeof SERVED_DECLARED | string | string[];
+
 /**
- * Records that prompt `value` declares `key`. One prompt is kept as a bare string (most
+ * Records that prompt `prompt` declares `name`. One prompt is kept as a bare string (most
  * names are declared once), more as an array; a prompt's entries arrive together, so a
  * repeat within one prompt is the last value.
  */
-function appendOnce(map: Map<string, string | string[]>, key: string, value: string): void {
-  const known = map.get(key);
-  if (known === undefined) map.set(key, value);
+function appendPrompt<V>(map: Map<string, V | string | string[]>, name: string, prompt: string): void {
+  const known = map.get(name);
+  if (known === undefined) map.set(name, prompt);
   else if (typeof known === "string") {
-    if (known !== value) map.set(key, [known, value]);
-  } else if (known[known.length - 1] !== value) known.push(value);
+    if (known !== prompt) map.set(name, [known, prompt]);
+  } else if (Array.isArray(known) && known[known.length - 1] !== prompt) known.push(prompt);
 }
 
-function promptsOfEntry(known: string | string[] | undefined): string[] {
-  return known === undefined ? [] : typeof known === "string" ? [known] : [...known];
+function promptsOfEntry(known: NameState | undefined): string[] {
+  return typeof known === "string" ? [known] : Array.isArray(known) ? [...known] : [];
 }
 
 function isRegistryLike(value: unknown): value is { tools: readonly unknown[]; name?: unknown } {
@@ -251,14 +267,14 @@ function registryNameOf(served: ServedTools): string | undefined {
   return isRegistryLike(served) && typeof served.name === "string" ? served.name : undefined;
 }
 
-/** The served names, each once, in their given order. */
-function readServed(served: ServedTools): Set<string> {
-  const names = new Set<string>();
+/** The served names, each once, in their given order, each in state SERVED. */
+function readServed(served: ServedTools): Map<string, NameState> {
+  const names = new Map<string, NameState>();
   if (isRegistryLike(served)) {
     served.tools.forEach((tool, i) => {
       const name = (tool as { name?: unknown } | null)?.name;
       if (typeof name !== "string") throw new InvalidOptionError(`reconcileTools: served.tools[${i}].name must be a tool name string; got ${typeof name}`);
-      names.add(name);
+      names.set(name, SERVED);
     });
     return names;
   }
@@ -269,7 +285,7 @@ function readServed(served: ServedTools): Set<string> {
   let i = 0;
   for (const name of served) {
     if (typeof name !== "string") throw new InvalidOptionError(`reconcileTools: served[${i}] must be a tool name string; got ${typeof name}`);
-    names.add(name);
+    names.set(name, SERVED);
     i++;
   }
   return names;
