@@ -201,7 +201,7 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
     const badPack = file("bad-pack.json");
     const pack = await omniaTools("reconcile", "--pack", badPack, "--registry", "examples/registry.yaml");
     assert.equal(pack.code, 2);
-    assert.equal(pack.stderr, `${badPack}: invalid PromptPack: 1 problem (ERR_OMNIA_CONFIG)\n${badPack}: prompts.a.tools: expected an array; got "a"\n`);
+    assert.equal(pack.stderr, `${badPack}: invalid PromptPack: 1 problem (ERR_OMNIA_CONFIG)\n${badPack}:1: prompts.a.tools: expected an array; got "a"\n`);
     const registry = await omniaTools("reconcile", "--pack", "examples/pack.json", "--registry", file("bad.yaml"));
     assert.equal(registry.code, 2);
     assert.match(registry.stderr, /invalid ToolRegistry: 2 problems/);
