@@ -41,7 +41,7 @@ interface FoundHandler {
 class Collector implements IssueSink {
   readonly errors: ManifestIssue[] = [];
   readonly warnings: ManifestIssue[] = [];
-  constructor(private doc: SourceDocument | undefined) {}
+  private doc: SourceDocument | undefined;
 
   use(doc: SourceDocument): void {
     this.doc = doc;
@@ -66,7 +66,7 @@ class Collector implements IssueSink {
     this.warnings.push(this.issue(path, message));
   }
 
-  zod(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[]): void {
+  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[]): void {
     if (result.success || result.error === undefined) return;
     for (const issue of result.error.issues) {
       for (const t of translateZodIssue(issue as Parameters<typeof translateZodIssue>[0], base)) {
@@ -118,7 +118,7 @@ class Collector implements IssueSink {
  */
 export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistryOptions = {}): ToolRegistry {
   const logger = options.logger ?? noopLogger;
-  const collect = new Collector(undefined);
+  const collect = new Collector();
   const documents = readDocuments(input, collect.errors, collect.warnings);
 
   const found: FoundHandler[] = [];
@@ -141,7 +141,7 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
     let handlers: unknown;
     let base: PathSegment[];
     if ("spec" in value || "kind" in value || "apiVersion" in value) {
-      collect.zod(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), []);
+      collect.schema(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), []);
       if (typeof value.apiVersion === "string" && value.apiVersion !== TOOL_REGISTRY_API_VERSION) {
         collect.warning(["apiVersion"], `expected ${TOOL_REGISTRY_API_VERSION}; got ${describeValue(value.apiVersion)}; the resource is read as ${TOOL_REGISTRY_API_VERSION}`);
       }
@@ -154,7 +154,7 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
       }
       if (registryDocuments === 0 && isPlainObject(resource.spec)) rawProbe = resource.spec.probe as RawProbe | null | undefined;
     } else if ("handlers" in value) {
-      collect.zod(bareHandlersSchema.safeParse(value, { reportInput: true }), []);
+      collect.schema(bareHandlersSchema.safeParse(value, { reportInput: true }), []);
       handlers = value.handlers;
       base = ["handlers"];
       if (registryDocuments === 0) rawProbe = value.probe as RawProbe | null | undefined;
@@ -168,7 +168,7 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
       handlers.forEach((raw, i) => {
         const path = [...base, i];
         found.push({ raw, path, doc });
-        validateHandler(raw, path, collect, (result, at) => collect.zod(result, at));
+        validateHandler(raw, path, collect);
       });
     }
   }

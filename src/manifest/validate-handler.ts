@@ -21,6 +21,8 @@ import type { HandlerType } from "./types.js";
 export interface IssueSink {
   error(path: readonly PathSegment[], message: string): void;
   warning(path: readonly PathSegment[], message: string): void;
+  /** Every issue of a zod parse, its paths under `base`. */
+  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[]): void;
 }
 
 type ConfigBlock = "httpConfig" | "grpcConfig" | "mcpConfig" | "openAPIConfig" | "clientConfig";
@@ -45,17 +47,9 @@ const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const present = (value: unknown): boolean => value !== undefined && value !== null;
 const nonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
 
-/**
- * Validates one raw handler. Schema issues go to `sink` through `schemaIssues`;
- * returns nothing, the sink collects.
- */
-export function validateHandler(
-  raw: unknown,
-  path: readonly PathSegment[],
-  sink: IssueSink,
-  schemaIssues: (result: ReturnType<typeof handlerSchema.safeParse>, path: readonly PathSegment[]) => void,
-): void {
-  schemaIssues(handlerSchema.safeParse(raw, { reportInput: true }), path);
+/** Validates one raw handler at `path`; every problem goes to `sink`. */
+export function validateHandler(raw: unknown, path: readonly PathSegment[], sink: IssueSink): void {
+  sink.schema(handlerSchema.safeParse(raw, { reportInput: true }), path);
   if (!isPlainObject(raw)) return;
   const h = raw;
   const at = (...rest: PathSegment[]): PathSegment[] => [...path, ...rest];

@@ -182,7 +182,7 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
 
   const byPrompt: Record<string, string[]> = {};
   for (const [key, list] of byPromptLists) {
-    list.push(...exemptServed);
+    for (const name of exemptServed) list.push(name);
     Object.defineProperty(byPrompt, key, { value: sortedUnique(list), enumerable: true, writable: true, configurable: true });
   }
 
