@@ -170,6 +170,12 @@ export async function checkDuplexHonesty(ctx: CheckContext, caps: HealthCaps): P
  * Opens a Converse stream under a fresh 10 s probe scope, sends `message`
  * (send errors are ignored: only what is received counts), half-closes unless
  * told not to, reads, and cancels the stream on return.
+ *
+ * Go reports `Converse failed to open: %v` when grpc-go's `NewStream` fails
+ * before anything is received. connect opens a stream lazily, on the first
+ * read, so every failure, the server's status included, arrives here as a
+ * receive error, exactly where grpc-go reports a server's status; the suite
+ * therefore never produces that detail.
  */
 async function probeStream(
   ctx: CheckContext,
