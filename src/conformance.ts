@@ -5,3 +5,4 @@
  */
 export { CONFORMANCE, runConformance, DEFAULT_CONFORMANCE_TIMEOUT_MS, formatConformanceReport } from "./conformance/index.js";
 export type { CheckStatus, CheckResult, RunConformanceOptions, ConformanceTarget, ConformanceResult } from "./conformance/index.js";
+export type { Clock, TimerHandle } from "./core/index.js";
