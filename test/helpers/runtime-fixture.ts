@@ -5,15 +5,9 @@
 import { createServer, type Http2Server, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
+import type { HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import {
-  RuntimeService,
-  ServerMessageSchema,
-  type ClientMessage,
-  type HealthResponseSchema,
-  type ServerMessage,
-} from "../../src/contract/index.js";
+import { RuntimeService, type ClientMessage, type HealthResponseSchema, type ServerMessageSchema } from "../../src/contract/index.js";
 
 export type RuntimeImpl = Partial<ServiceImpl<typeof RuntimeService>>;
 
@@ -50,6 +44,7 @@ export interface FixtureBehaviour {
 /** A ServerMessage init: `{ case, value }` of the oneof. */
 export type ServerFrame = NonNullable<MessageInitShape<typeof ServerMessageSchema>["message"]>;
 
+/** The capability names contract 1.9.0 defines (spelled out: the fixtures do not lean on our contract module). */
 export const KNOWN = ["invoke", "duplex_audio", "client_tools", "media_storage_ref", "interruption"];
 
 export const hello = (caps: readonly string[], media?: { codec: string; sampleRate: number; channels: number }): ServerFrame => ({
@@ -165,9 +160,3 @@ export function untilCancelled(ctx: HandlerContext): Promise<void> {
     else ctx.signal.addEventListener("abort", () => resolve(), { once: true });
   });
 }
-
-export const unimplemented = (what = "not implemented"): never => {
-  throw new ConnectError(what, Code.Unimplemented);
-};
-
-export type { ServerMessage };
