@@ -102,3 +102,31 @@ export type {
   GrpcToolMetadataSources,
   OmniaHeaderContext,
 } from "./headers/index.js";
+
+// mcp (issue #11): an MCP tool client on the official SDK (streamable-http, sse, stdio), result shaping, typed errors
+export {
+  createMcpToolClient,
+  interpretMcpResult,
+  mcpToolAllowed,
+  McpToolError,
+  McpTransportError,
+  McpArgumentsError,
+  McpAuthError,
+  MCP_TOOL_ERROR_FALLBACK,
+  MCP_CLIENT_INFO,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+} from "./mcp/index.js";
+export type {
+  McpToolClient,
+  McpToolClientOptions,
+  McpCallOptions,
+  McpListOptions,
+  McpHeaderProvider,
+  McpCallResult,
+  McpCallToolResultFields,
+  McpTransportKind,
+  McpToolFilter,
+  McpConnectionConfig,
+  McpHandlerInput,
+  McpToolDescriptor,
+} from "./mcp/index.js";
