@@ -130,3 +130,16 @@ export type {
   McpHandlerInput,
   McpToolDescriptor,
 } from "./mcp/index.js";
+
+// openapi (issue #11): tools derived from an OpenAPI 3.0/3.1 or Swagger 2.0 spec, requests built for the HTTP transport
+export { loadOpenApiOperations, deriveOpenApiOperations, buildOpenApiRequest, OpenApiSpecError, DEFAULT_SPEC_FETCH_TIMEOUT_MS } from "./openapi/index.js";
+export type {
+  LoadOpenApiOptions,
+  DeriveOpenApiOptions,
+  OpenApiConfigInput,
+  OpenApiHandlerInput,
+  OpenApiMethod,
+  OpenApiParameterLocation,
+  OpenApiParameter,
+  OpenApiOperation,
+} from "./openapi/index.js";
