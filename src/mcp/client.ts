@@ -24,9 +24,16 @@ import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { mcpToolAllowed } from "./tool-filter.js";
 import type { McpHandlerInput, McpToolDescriptor, McpTransportKind } from "./types.js";
 
-/** How the client introduces itself in `initialize`, as Omnia's runtime does. */
+/**
+ * How the client introduces itself in `initialize`, as Omnia's runtime does.
+ * @public
+ */
 export const MCP_CLIENT_INFO = Object.freeze({ name: "omnia-runtime", version: "v1.0.0" });
-/** Default time allowed for connecting: spawning or reaching the server plus the `initialize` handshake. */
+/**
+ * Default time allowed for connecting, in ms: spawning or reaching the server
+ * plus the `initialize` handshake.
+ * @public
+ */
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 /** How long `close()` waits for a streamable-http session's `DELETE` before dropping the connection. */
 const TERMINATE_TIMEOUT_MS = 2_000;

@@ -1,6 +1,9 @@
 import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
 
-/** The text of an `isError` result with no leading text content (Omnia's `mcpErrorMessage`). */
+/**
+ * The text of an `isError` result with no leading text content (Omnia's `mcpErrorMessage`).
+ * @public
+ */
 export const MCP_TOOL_ERROR_FALLBACK = "MCP tool returned error";
 
 /**

@@ -7,7 +7,10 @@ import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdi
 import type { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 
-/** The SDK classes and schemas the client uses. */
+/**
+ * The SDK classes and schemas the client uses.
+ * @internal Does not follow semver.
+ */
 export interface McpSdk {
   readonly Client: typeof Client;
   readonly StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
@@ -21,7 +24,10 @@ export interface McpSdk {
   readonly ListToolsResultSchema: typeof ListToolsResultSchema;
 }
 
-/** Loads the SDK modules (the module cache makes every later call cheap). */
+/**
+ * Loads the SDK modules (the module cache makes every later call cheap).
+ * @internal Does not follow semver.
+ */
 export async function loadMcpSdk(): Promise<McpSdk> {
   const [client, streamable, sse, stdio, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),

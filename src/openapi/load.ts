@@ -15,7 +15,11 @@ import { OpenApiSpecError } from "./errors.js";
 import { deriveOpenApiOperations } from "./operations.js";
 import type { OpenApiHandlerInput, OpenApiOperation } from "./types.js";
 
-/** The spec fetch's timeout when the handler has none: Omnia's OpenAPI adapter client default. */
+/**
+ * The spec fetch's timeout in ms when the handler has none: Omnia's OpenAPI
+ * adapter client default.
+ * @public
+ */
 export const DEFAULT_SPEC_FETCH_TIMEOUT_MS = 30_000;
 
 /**
