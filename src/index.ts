@@ -249,3 +249,43 @@ export type {
   HttpRequestShape,
   HttpDispatcher,
 } from "./http/index.js";
+// mcp (issue #11): an MCP tool client on the official SDK (streamable-http, sse, stdio), result shaping, typed errors
+export {
+  createMcpToolClient,
+  interpretMcpResult,
+  mcpToolAllowed,
+  McpToolError,
+  McpTransportError,
+  McpArgumentsError,
+  McpAuthError,
+  MCP_TOOL_ERROR_FALLBACK,
+  MCP_CLIENT_INFO,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+} from "./mcp/index.js";
+export type {
+  McpToolClient,
+  McpToolClientOptions,
+  McpCallOptions,
+  McpListOptions,
+  McpHeaderProvider,
+  McpCallResult,
+  McpCallToolResultFields,
+  McpTransportKind,
+  McpToolFilter,
+  McpConnectionConfig,
+  McpHandlerInput,
+  McpToolDescriptor,
+} from "./mcp/index.js";
+
+// openapi (issue #11): tools derived from an OpenAPI 3.0/3.1 or Swagger 2.0 spec, requests built for the HTTP transport
+export { loadOpenApiOperations, deriveOpenApiOperations, buildOpenApiRequest, OpenApiSpecError, DEFAULT_SPEC_FETCH_TIMEOUT_MS } from "./openapi/index.js";
+export type {
+  LoadOpenApiOptions,
+  DeriveOpenApiOptions,
+  OpenApiConfigInput,
+  OpenApiHandlerInput,
+  OpenApiMethod,
+  OpenApiParameterLocation,
+  OpenApiParameter,
+  OpenApiOperation,
+} from "./openapi/index.js";
