@@ -17,3 +17,4 @@ export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";
 export { parseGoDuration, formatGoDuration } from "./duration.js";
 export type { JsonValue, JsonObject } from "./json.js";
+export { goJsonMarshal, goJsonString, compareUtf8 } from "./go-json.js";

@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { goStdlib } from "../../test/helpers/go-stdlib.js";
-import { compareUtf8, goFormat, goFormatFloat } from "./go-format.js";
+import { goFormat, goFormatFloat } from "./go-format.js";
+import { compareUtf8 } from "../core/index.js";
 
 test("goFormat (%v) and goFormatFloat (%g): every go-stdlib.json format row", () => {
   assert.equal(goStdlib.format.length, 33);

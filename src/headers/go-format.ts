@@ -1,3 +1,4 @@
+import { compareUtf8 } from "../core/index.js";
 /**
  * Go's `%g` (and `%v`) of a float64: shortest round-trip digits, in exponent
  * form when the decimal exponent is below −4 or at least 6 (not JavaScript's
@@ -97,26 +98,4 @@ export function goFormat(value: unknown): string {
     default:
       return "<nil>";
   }
-}
-
-/**
- * Compares two strings in the byte order of their UTF-8 encodings (Go's
- * string order), which is code-point order. JavaScript's default sort compares
- * UTF-16 code units, which differs for astral characters against U+E000–U+FFFF.
- * @internal Does not follow semver.
- */
-export function compareUtf8(a: string, b: string): number {
-  const n = a.length < b.length ? a.length : b.length;
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return utf8Rank(x) - utf8Rank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Moves surrogates (astral code points) above U+E000–U+FFFF. */
-function utf8Rank(c: number): number {
-  if (c < 0xd800) return c;
-  return c >= 0xe000 ? c - 0x800 : c + 0x2000;
 }

@@ -11,7 +11,7 @@ export {
 } from "./validity.js";
 export { canonicalHeaderKey, canonicalClaimHeader, canonicalClaimHeaderOrUndefined } from "./canonical.js";
 export { toPascalCase } from "./pascal-case.js";
-export { goFormat, goFormatFloat, compareUtf8 } from "./go-format.js";
+export { goFormat, goFormatFloat } from "./go-format.js";
 export { promoteScalarParams, argsObject } from "./params.js";
 export type { HeaderBuildOptions } from "./params.js";
 export { toOutboundHeaders, toGrpcMetadata } from "./outbound.js";

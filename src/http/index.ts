@@ -5,4 +5,3 @@ export type { HttpResponseShaping, HttpInterpretation } from "./response.js";
 export { sendHttpRequest, createDefaultDispatcher, MAX_RESPONSE_BYTES, MAX_REDIRECTS } from "./transport.js";
 export type { HttpRequestShape, HttpWireResponse, SendOptions, HttpDispatcher } from "./transport.js";
 export { HttpStatusError, HttpTransportError, HttpRequestError, MappingError } from "./errors.js";
-export { goJsonMarshal, goJsonString } from "./go-json.js";

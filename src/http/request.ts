@@ -1,4 +1,5 @@
 import type { JsonValue, Logger } from "../core/index.js";
+import { goJsonMarshal } from "../core/index.js";
 import {
   appendQuery,
   buildOmniaHeaders,
@@ -8,7 +9,6 @@ import {
   type AgentInfo,
   type Identity,
 } from "../headers/index.js";
-import { goJsonMarshal } from "./go-json.js";
 import { evaluateMapping } from "./response.js";
 import { HttpRequestError, MappingError } from "./errors.js";
 import type { HttpRequestShape } from "./transport.js";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { interpretHttpResponse, errorBodyText } from "./response.js";
 import { HttpStatusError, MappingError } from "./errors.js";
-import { goJsonMarshal } from "./go-json.js";
+import { goJsonMarshal } from "../core/index.js";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const cfg = (httpConfig: { redact?: string[]; responseMapping?: string } = {}) => ({ httpConfig });

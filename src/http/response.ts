@@ -1,6 +1,6 @@
 import jmespath from "jmespath";
 import type { JsonValue } from "../core/index.js";
-import { goJsonMarshal } from "./go-json.js";
+import { goJsonMarshal } from "../core/index.js";
 import { HttpStatusError, MappingError } from "./errors.js";
 
 /** Bytes of a non-2xx body kept in the error text; longer bodies get `...`. */

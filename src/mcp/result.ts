@@ -1,5 +1,5 @@
 import type { JsonValue } from "../core/index.js";
-import { goJsonMarshal } from "./go-json.js";
+import { goJsonMarshal } from "../core/index.js";
 import { MCP_TOOL_ERROR_FALLBACK, McpToolError } from "./errors.js";
 
 /**

@@ -1,6 +1,7 @@
 import type { JsonValue } from "../core/index.js";
 import { appendQuery, buildOmniaHeaders, goFormat, isValidHeaderValue, mergeHttpToolHeaders } from "../headers/index.js";
-import { argumentsPresent, goJsonMarshal, HttpRequestError, pathEscape, type HttpHeaderContext, type HttpRequestShape } from "../http/index.js";
+import { goJsonMarshal } from "../core/index.js";
+import { argumentsPresent, HttpRequestError, pathEscape, type HttpHeaderContext, type HttpRequestShape } from "../http/index.js";
 import type { OpenApiOperation } from "./types.js";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../core/index.js";
+import type { JsonValue } from "./json.js";
 
 /**
  * Serialises a JSON value the way Go's `json.Marshal` does for a value decoded
@@ -10,7 +10,7 @@ import type { JsonValue } from "../core/index.js";
  * Used for every body or result Omnia rebuilds (advanced-path bodies,
  * bodyMapping output, redacted responses, responseMapping output); verbatim
  * passthrough bodies never go through it (http.md §2.10.3).
- * @internal Does not follow semver.
+ * @public
  */
 export function goJsonMarshal(value: JsonValue): string {
   switch (typeof value) {
@@ -23,7 +23,7 @@ export function goJsonMarshal(value: JsonValue): string {
     case "object": {
       if (value === null) return "null";
       if (Array.isArray(value)) return `[${value.map(goJsonMarshal).join(",")}]`;
-      const keys = Object.keys(value).sort(compareBytes);
+      const keys = Object.keys(value).sort(compareUtf8);
       return `{${keys.map((k) => `${goJsonString(k)}:${goJsonMarshal(value[k] as JsonValue)}`).join(",")}}`;
     }
     default:
@@ -46,22 +46,23 @@ export function goJsonString(text: string): string {
 }
 
 /**
- * Go sorts map keys by their UTF-8 bytes. For strings without surrogate pairs
- * this is UTF-16 code-unit order; astral characters need the byte comparison.
+ * Compares two strings in the byte order of their UTF-8 encodings (Go's
+ * string order), which is code-point order. JavaScript's default sort compares
+ * UTF-16 code units, which differs for astral characters against U+E000–U+FFFF.
+ * @public
  */
-function compareBytes(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
+export function compareUtf8(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate encodes a code point above U+FFFF, which sorts after every BMP character in
-    // UTF-8, including U+E000–U+FFFF that out-rank surrogates in UTF-16.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x - y;
+    if (x !== y) return utf8Rank(x) - utf8Rank(y);
   }
   return a.length - b.length;
+}
+
+/** Moves surrogates (astral code points) above U+E000–U+FFFF. */
+function utf8Rank(c: number): number {
+  if (c < 0xd800) return c;
+  return c >= 0xe000 ? c - 0x800 : c + 0x2000;
 }
