@@ -28,8 +28,11 @@ import { BackendError, ClientToolError, InvalidArgumentsError, UnknownToolError,
 import { resolveAuthHeaders, resolveSecretHeaders, type SecretResolver, type WorkloadTokenAcquirer, type WorkloadTokenCache } from "./auth.js";
 import { buildDecisionRequest } from "./decision-request.js";
 import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
-import { httpAttempt, httpRetrySetup, type HttpSuccess, type PreparedHttpCall } from "./http-backend.js";
+import { httpAttempt, httpExchange, httpRetrySetup, type BackendSuccess } from "./http-backend.js";
+import { mcpAttempt } from "./mcp-backend.js";
+import { createDiscovery, type Discovery, type ResolvedTool } from "./discovery.js";
 import { grpcAttempt, grpcRetrySetup, type PreparedGrpcCall } from "./grpc-backend.js";
+import { executeOpenApiOperation } from "../openapi/index.js";
 
 /**
  * Mints the delegation JWT sent as `x-omnia-delegation` for a handler with
@@ -91,7 +94,22 @@ export interface ToolExecutor {
    * @throws UnknownClientCallError for a call id that is not pending
    */
   completeClientCall(result: ClientToolResult): ToolOutcome;
-  /** Closes what the executor created (its HTTP agent). Idempotent. Pending client calls are dropped. */
+  /**
+   * Every tool this executor serves: the registry's static tools, then the
+   * tools its mcp and openapi handlers discovered (after the first call that
+   * needed them, or after {@link ToolExecutor.refresh}).
+   */
+  readonly tools: readonly ToolDescriptor[];
+  /**
+   * Runs discovery again for every mcp and openapi handler (MCP `tools/list`,
+   * the OpenAPI spec fetch) and swaps the discovered tool set once every
+   * handler succeeded. Discovery otherwise runs lazily on the first call of an
+   * unknown tool.
+   * @throws the discovery error (an `McpTransportError`, `OpenApiSpecError` or a
+   *   `DuplicateToolError` when a discovered name collides); the previous set stays
+   */
+  refresh(): Promise<void>;
+  /** Closes what the executor created (its HTTP agent, gRPC and MCP clients). Idempotent. Pending client calls are dropped. */
   close(): Promise<void>;
 }
 
@@ -144,6 +162,13 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const pending = new PendingClientCalls<PendingClient>(clock, options.clientCallTimeoutMs);
   let ownAgent: HttpDispatcher | undefined;
   const grpcClients = new Map<string, ToolServiceClient>();
+  const discovery: Discovery = createDiscovery({
+    registry,
+    dispatcher: () => dispatcher(),
+    clock,
+    logger,
+    authHeaders: (handler) => resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache),
+  });
   let closed = false;
 
   const dispatcher = (): HttpDispatcher => options.dispatcher ?? (ownAgent ??= createDefaultDispatcher());
@@ -199,12 +224,19 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const parsed = parseArguments(call.arguments);
     const recordedArgs = parsed.ok ? (parsed.value ?? null) : (call.arguments as string);
 
-    const descriptor: ToolDescriptor | undefined = registry.getTool(call.name);
-    const handler = descriptor === undefined ? undefined : registry.getHandler(descriptor.handlerName);
-    if (descriptor === undefined || handler === undefined) {
+    let resolved: ResolvedTool | undefined;
+    try {
+      resolved = await discovery.resolve(call.name);
+    } catch (e) {
+      // Discovery of an mcp/openapi handler failed: this call fails; the next one tries again.
+      const error = asOmniaError(e);
+      return finish(call, undefined, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
+    }
+    if (resolved === undefined) {
       const error = new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`);
       return finish(call, undefined, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
     }
+    const handler = resolved.handler;
     if (!parsed.ok) {
       const error = new InvalidArgumentsError(`invalid arguments for tool ${JSON.stringify(call.name)}: ${parsed.message}`);
       return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
@@ -259,31 +291,47 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
 
     let sent = 0;
-    let attempt: (signal: AbortSignal | undefined) => Promise<AttemptOutcome<HttpSuccess>>;
+    let attempt: (signal: AbortSignal | undefined) => Promise<AttemptOutcome<BackendSuccess>>;
     let policy: RetryPolicyOptions;
+    const rawArgs = typeof call.arguments === "string" ? call.arguments : argsValue;
     switch (handler.type) {
       case "http": {
-        let prepared: PreparedHttpCall;
+        let headersFromSecret: Record<string, string>;
         try {
-          prepared = {
-            handler,
-            args: typeof call.arguments === "string" ? call.arguments : argsValue,
-            context: {
-              identity: ctx.identity,
-              agent: options.agent,
-              auth,
-              headersFromSecret: await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets),
-              injected,
-              delegationToken: token,
-              logger,
-            },
-          };
+          headersFromSecret = await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets);
         } catch (e) {
           return fail(asOmniaError(e));
         }
-        const setup = httpRetrySetup(handler);
+        const exchange = httpExchange(
+          handler,
+          rawArgs,
+          { identity: ctx.identity, agent: options.agent, auth, headersFromSecret, injected, delegationToken: token, logger },
+          dispatcher,
+        );
+        const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
         policy = setup.policy;
-        attempt = (signal) => httpAttempt(prepared, { breaker, clock, dispatcher: dispatcher(), rules: setup.rules, signal, logger });
+        attempt = (signal) => httpAttempt(exchange, { breaker, clock, timeoutMs: handler.timeoutMs, rules: setup.rules, signal, logger, toolName: call.name });
+        break;
+      }
+      case "openapi": {
+        const operation = resolved.operation;
+        if (operation === undefined) return fail(new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`));
+        const context = { identity: ctx.identity, agent: options.agent, auth, injected, delegationToken: token, logger };
+        const exchange = async (signal: AbortSignal) => {
+          const out = await executeOpenApiOperation(dispatcher(), operation, rawArgs, context, { signal });
+          const raw = out.response.headers["retry-after"];
+          return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
+        };
+        const setup = httpRetrySetup(handler.openAPIConfig.retryPolicy);
+        policy = setup.policy;
+        attempt = (signal) => httpAttempt(exchange, { breaker, clock, timeoutMs: handler.timeoutMs, rules: setup.rules, signal, logger, toolName: call.name });
+        break;
+      }
+      case "mcp": {
+        const client = discovery.mcpClient(handler);
+        const rp = handler.mcpConfig.retryPolicy;
+        policy = rp === undefined ? { maxAttempts: 1 } : { maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs };
+        attempt = (signal) => mcpAttempt(client, call.name, rawArgs, { breaker, clock, timeoutMs: handler.timeoutMs, injected, signal });
         break;
       }
       case "grpc": {
@@ -313,12 +361,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         break;
       }
       default:
-        return fail(new UnknownToolError(`handler ${JSON.stringify(handler.name)} of type ${handler.type} has no executor for tool ${JSON.stringify(call.name)}`));
+        return fail(new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`));
     }
 
-    let result: RetryResult<HttpSuccess>;
+    let result: RetryResult<BackendSuccess>;
     try {
-      result = await runWithRetry<HttpSuccess>(
+      result = await runWithRetry<BackendSuccess>(
         (a) => {
           sent++;
           return attempt(a.signal);
@@ -378,11 +426,19 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   return {
     execute,
     completeClientCall,
+    get tools() {
+      return discovery.tools();
+    },
+    async refresh() {
+      if (closed) throw new ClosedError("refresh: the executor is closed");
+      await discovery.refresh();
+    },
     async close() {
       if (closed) return;
       closed = true;
       pending.clear();
-      await Promise.all([ownAgent?.close(), ...[...grpcClients.values()].map((c) => c.close())]);
+      await Promise.all([discovery.close(), ...[...grpcClients.values()].map((c) => c.close())]);
+      await ownAgent?.close();
       grpcClients.clear();
     },
   };
