@@ -1,0 +1,115 @@
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { InvalidOptionError } from "../core/index.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./constants.js";
+import type { RuntimeServiceOptions } from "./options.js";
+import { buildRuntimeService } from "./runtime-service.js";
+import type { RuntimeHandler } from "./types.js";
+
+/** connect's limit for readMaxBytes / writeMaxBytes. */
+const MAX_MESSAGE_BYTES_LIMIT = 0xffffffff;
+
+/**
+ * Options of {@link serveRuntime}.
+ * @public
+ */
+export interface ServeRuntimeOptions extends RuntimeServiceOptions {
+  /** The TCP port; 0 picks a free one (read it from the result). */
+  port: number;
+  /** The interface to listen on. Default `127.0.0.1`; a pod serving its facade sidecar over the network sets `0.0.0.0`. */
+  host?: string | undefined;
+  /** The largest message accepted and sent, both directions. Default 16 MiB (16777216), as the Go SDK. */
+  maxMessageBytes?: number | undefined;
+}
+
+/**
+ * A running runtime server.
+ * @public
+ */
+export interface RuntimeServer {
+  /** The bound port. */
+  readonly port: number;
+  /** `http://<host>:<port>`, the base URL for a gRPC transport. */
+  readonly url: string;
+  /**
+   * Stops the server: aborts every running call (turns see `turn.signal`
+   * abort, watchers end), closes every HTTP/2 session and the listener, and
+   * resolves once they are closed. Idempotent: later calls return the same
+   * promise. No timer or socket is left behind.
+   */
+  close(): Promise<void>;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/**
+ * Serves a {@link RuntimeHandler} as `omnia.runtime.v1.RuntimeService` on a
+ * plaintext HTTP/2 (h2c) server speaking the gRPC protocol, which is how Omnia
+ * facades dial their runtime sidecar. The behaviour is `createRuntimeService`'s.
+ *
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for a bad option;
+ * the promise rejects when the port cannot be bound.
+ * @example
+ * ```ts
+ * const server = await serveRuntime(handler, { port: 9000, host: "0.0.0.0" });
+ * process.once("SIGTERM", () => void server.close());
+ * ```
+ * @public
+ */
+export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntimeOptions): Promise<RuntimeServer> {
+  const where = "serveRuntime";
+  if (options === null || typeof options !== "object") throw new InvalidOptionError(`${where}: options must be an object with a port; got ${String(options)}`);
+  const { port, host = "127.0.0.1", maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, ...serviceOptions } = options;
+  if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidOptionError(`${where}: port must be an integer from 0 to 65535; got ${String(port)}`);
+  }
+  if (typeof host !== "string" || host === "") throw new InvalidOptionError(`${where}: host must be a non-empty string; got ${JSON.stringify(host)}`);
+  if (typeof maxMessageBytes !== "number" || !Number.isInteger(maxMessageBytes) || maxMessageBytes < 1 || maxMessageBytes > MAX_MESSAGE_BYTES_LIMIT) {
+    throw new InvalidOptionError(`${where}: maxMessageBytes must be an integer from 1 to ${MAX_MESSAGE_BYTES_LIMIT}; got ${String(maxMessageBytes)}`);
+  }
+  const routes = buildRuntimeService(where, handler, serviceOptions, []);
+  const shutdown = new AbortController();
+  const adapter = connectNodeAdapter({
+    routes,
+    contextValues: routes.contextValues,
+    grpc: true,
+    connect: false,
+    grpcWeb: false,
+    readMaxBytes: maxMessageBytes,
+    writeMaxBytes: maxMessageBytes,
+    shutdownSignal: shutdown.signal,
+  });
+  const server = http2.createServer(adapter);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    port: bound,
+    url: `http://${hostForUrl(host)}:${bound}`,
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve) => {
+        shutdown.abort();
+        server.close(() => resolve());
+        for (const session of sessions) session.close();
+      });
+      return closing;
+    },
+  };
+}
