@@ -102,3 +102,99 @@ export type {
   GrpcToolMetadataSources,
   OmniaHeaderContext,
 } from "./headers/index.js";
+
+// grpc: the omnia.tools.v1.ToolService client, its outcome mapping, and the
+// backend helper (serve a ToolService from a map of tools), plus the generated
+// ToolService descriptor and message schemas/types as a convenience.
+export {
+  createToolServiceClient,
+  interpretToolResponse,
+  createToolServiceHandler,
+  serveToolService,
+  ToolError,
+  GrpcStatusError,
+  ToolService,
+  ToolRequestSchema,
+  ToolResponseSchema,
+  ListToolsRequestSchema,
+  ListToolsResponseSchema,
+  ToolInfoSchema,
+} from "./grpc/index.js";
+export type {
+  ToolServiceClient,
+  ToolServiceClientOptions,
+  ToolServiceCallOptions,
+  ToolResponseFields,
+  ToolResponseInterpretation,
+  ToolImplementation,
+  ToolImplementations,
+  ToolServiceContext,
+  ToolServiceHandlerOptions,
+  ServeToolServiceOptions,
+  ToolServiceServer,
+  ToolServiceTlsOptions,
+  ToolRequest,
+  ToolResponse,
+  ListToolsRequest,
+  ListToolsResponse,
+  ToolInfo,
+} from "./grpc/index.js";
+
+// manifest: ToolRegistry and PromptPack loading (issue #4)
+export {
+  loadToolRegistry,
+  loadPromptPack,
+  DuplicateToolError,
+  TOOL_REGISTRY_API_VERSION,
+  DEFAULT_HANDLER_TIMEOUT_MS,
+  DEFAULT_INITIAL_BACKOFF_MS,
+  DEFAULT_BACKOFF_MULTIPLIER,
+  DEFAULT_MAX_BACKOFF_MS,
+  DEFAULT_HTTP_RETRY_ON,
+  DEFAULT_GRPC_RETRYABLE_STATUS_CODES,
+  GRPC_STATUS_CODE_NAMES,
+  CLIENT_ENDPOINT,
+} from "./manifest/index.js";
+export type {
+  LoadToolRegistryOptions,
+  ManifestInput,
+  ManifestIssue,
+  DuplicateTool,
+  PromptPack,
+  PackPrompt,
+  PackToolDefinition,
+  ToolRegistry,
+  ToolDescriptor,
+  ToolDefinition,
+  ToolExecution,
+  HandlerType,
+  HandlerConfig,
+  HandlerConfigBase,
+  HttpHandlerConfig,
+  GrpcHandlerConfig,
+  McpHandlerConfig,
+  OpenApiHandlerConfig,
+  ClientHandlerConfig,
+  HttpConfig,
+  GrpcConfig,
+  McpConfig,
+  McpTransport,
+  OpenApiConfig,
+  ClientConfig,
+  HttpRetryPolicy,
+  GrpcRetryPolicy,
+  McpRetryPolicy,
+  GrpcStatusCodeName,
+  AuthConfig,
+  BearerAuthConfig,
+  BasicAuthConfig,
+  ServiceAccountAuthConfig,
+  WorkloadIdentityAuthConfig,
+  SecretKeyRef,
+  DelegationConfig,
+  ProbeConfig,
+} from "./manifest/index.js";
+
+// reconcile: which tools each prompt is offered, and pack/registry mismatches (issue #4)
+export { reconcileTools, EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./reconcile/index.js";
+export type { ReconcilablePack, ServedTools, ReconcileOptions, ReconcileResult, Mismatch, MismatchKind } from "./reconcile/index.js";

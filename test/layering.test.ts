@@ -19,7 +19,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   policy: ["core", "headers"],
   reconcile: ["core"],
   http: ["core", "headers", "retry"],
-  grpc: ["core", "headers", "retry", "gen/omnia/tools"],
+  grpc: ["core", "headers", "retry", "gen/omnia/tools", "gen/grpc/health"],
   mcp: ["core", "headers", "retry"],
   openapi: ["core", "headers", "retry", "http"],
   "client-tools": ["core", "records"],

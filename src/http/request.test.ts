@@ -232,8 +232,8 @@ test("precedence, pair by pair, in mixed case: each later source wins", () => {
   const sources = ["static", "auth", "secret", "omnia", "injected", "param"] as const;
   for (let i = 0; i < sources.length; i++) {
     for (let j = i + 1; j < sources.length; j++) {
-      const lowSrc = sources[i];
-      const highSrc = sources[j];
+      const lowSrc = sources[i] as (typeof sources)[number];
+      const highSrc = sources[j] as (typeof sources)[number];
       // The Omnia layer owns x-omnia-tool-name; other pairs collide on a custom header.
       const involvesOmnia = lowSrc === "omnia" || highSrc === "omnia";
       const name = involvesOmnia ? "x-omnia-tool-name" : "x-custom";
@@ -249,7 +249,7 @@ test("precedence, pair by pair, in mixed case: each later source wins", () => {
       };
       const lo = set(lowSrc, "low", involvesOmnia ? name.toUpperCase() : "x-Custom");
       const hi = set(highSrc, "high", involvesOmnia ? "X-Omnia-TOOL-name" : "X-CUSTOM");
-      const cfg: Partial<HttpRequestShaping> = { method: "POST" };
+      const cfg: { -readonly [K in keyof HttpRequestShaping]?: HttpRequestShaping[K] } = { method: "POST" };
       if (lo.headers || hi.headers) cfg.headers = { ...lo.headers, ...hi.headers };
       let args = '{"v":"high"}';
       if (lowSrc === "param" || highSrc === "param") cfg.headerParams = { v: (highSrc === "param" ? hi.param : lo.param) as string };

@@ -1,4 +1,4 @@
-import type { Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
@@ -33,6 +33,24 @@ export interface HttpWireResponse {
   readonly truncated: boolean;
   /** How many redirects were followed. */
   readonly redirects: number;
+}
+
+/**
+ * The undici dispatcher type HTTP backends are called through (a host may pass
+ * its own `Agent`, `Pool` or a composed dispatcher). Note that undici's
+ * `compose()` runs interceptors in the opposite order to this package's
+ * interceptor arrays (first = outermost here).
+ * @public
+ */
+export type HttpDispatcher = Dispatcher;
+
+/**
+ * The executor's own keep-alive `Agent`, created on the first HTTP call and
+ * closed by `executor.close()`.
+ * @internal Does not follow semver.
+ */
+export function createDefaultDispatcher(): Dispatcher {
+  return new Agent({ keepAliveTimeout: 4_000, connections: 256 });
 }
 
 /** @internal Does not follow semver. */

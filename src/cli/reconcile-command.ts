@@ -1,0 +1,110 @@
+import { loadPromptPack, loadToolRegistry, type PromptPack, type ToolRegistry } from "../manifest/index.js";
+import { reconcileTools } from "../reconcile/index.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
+import { parseCommandArgs, usageError } from "./parse-command-args.js";
+import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+
+/**
+ * `omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]`:
+ * the tools each prompt is offered and every mismatch. Exit 0, or 1 with
+ * `--strict` when there is a mismatch; 2 on a usage or config error.
+ * @internal Does not follow semver.
+ */
+export const reconcileCommand: CliCommand = {
+  name: "reconcile",
+  usage: "reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]",
+  summary: "Show the tools each pack prompt is offered and every pack/registry mismatch",
+  help: [
+    "Usage: omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]",
+    "",
+    "The pack decides what the model is offered: a prompt gets (its tools list) ∩ (what the registry serves),",
+    "plus served tools in the memory__, skill__, a2a__, workflow__ and mcp__ namespaces.",
+    "A tool served but declared by no prompt, or declared but not served, is never offered: each is reported.",
+    "",
+    "Options:",
+    "  --pack <file>      the PromptPack (pack.json, or its YAML source)",
+    "  --registry <file>  the ToolRegistry manifest",
+    "  --strict           exit 1 when there is any mismatch",
+    "  --json             print the result as JSON on stdout",
+    "  -h, --help         show this help",
+    "",
+    "Exit codes: 0 done (or no mismatch with --strict), 1 mismatch with --strict, 2 usage or config error.",
+    "",
+  ].join("\n"),
+  async run(args, io) {
+    const parsed = parseCommandArgs(
+      this,
+      args,
+      {
+        pack: { type: "string" },
+        registry: { type: "string" },
+        strict: { type: "boolean" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      io,
+    );
+    if (parsed === undefined) return EXIT_USAGE;
+    if (parsed.values.help === true) {
+      io.stdout(this.help);
+      return EXIT_OK;
+    }
+    const packFile = parsed.values.pack;
+    const registryFile = parsed.values.registry;
+    if (typeof packFile !== "string" || typeof registryFile !== "string") {
+      usageError(this, io, `--pack and --registry are both required`);
+      return EXIT_USAGE;
+    }
+    if (parsed.positionals.length > 0) {
+      usageError(this, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+      return EXIT_USAGE;
+    }
+
+    const registryText = await readInput(io, this.name, registryFile);
+    if (registryText === undefined) return EXIT_USAGE;
+    const packText = await readInput(io, this.name, packFile);
+    if (packText === undefined) return EXIT_USAGE;
+    let registry: ToolRegistry;
+    try {
+      registry = loadToolRegistry(registryText);
+    } catch (error) {
+      return reportLoadError(io, registryFile, "ToolRegistry", error);
+    }
+    for (const warning of registry.warnings) io.stderr(formatIssue(registryFile, warning, "warning: "));
+    let pack: PromptPack;
+    try {
+      pack = loadPromptPack(packText);
+    } catch (error) {
+      return reportLoadError(io, packFile, "PromptPack", error);
+    }
+
+    const result = reconcileTools(pack, registry, registry.name === undefined ? {} : { registryName: registry.name });
+    const discovered = registry.discoveredHandlers.map((h) => ({ handler: h.name, type: h.type }));
+    const failed = parsed.values.strict === true && result.mismatches.length > 0;
+
+    if (parsed.values.json === true) {
+      io.stdout(`${JSON.stringify({ pack: packFile, registry: registryFile, ...result, discoveredAtRuntime: discovered }, null, 2)}\n`);
+    } else {
+      let out = "Offered tools per prompt:\n";
+      const keys = Object.keys(result.byPrompt);
+      if (keys.length === 0) out += "  (the pack has no prompts)\n";
+      for (const key of keys) {
+        const tools = result.byPrompt[key] ?? [];
+        out += `  ${key}: ${tools.length === 0 ? "(none)" : tools.join(", ")}\n`;
+      }
+      out += "\nMismatches:\n";
+      if (result.mismatches.length === 0) out += "  none\n";
+      for (const m of result.mismatches) out += `  ${m.kind}: ${m.message}\n`;
+      if (discovered.length > 0) {
+        const list = discovered.map((d) => `${d.handler} (${d.type})`).join(", ");
+        out += `\nNote: ${list} serve tools discovered at run time; they are not part of this check.\n`;
+      }
+      io.stdout(out);
+    }
+    if (failed) {
+      io.stderr(`omnia-tools reconcile: ${result.mismatches.length} ${result.mismatches.length === 1 ? "mismatch" : "mismatches"} (--strict)\n`);
+      return EXIT_FAILURE;
+    }
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,149 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+
+/**
+ * A gRPC status code by its canonical UPPER_SNAKE name (`UNAVAILABLE`,
+ * `DEADLINE_EXCEEDED`, ...), the spelling `grpcConfig.retryPolicy.retryableStatusCodes` uses.
+ * @public
+ */
+export type GrpcStatusCodeName =
+  | "OK"
+  | "CANCELLED"
+  | "UNKNOWN"
+  | "INVALID_ARGUMENT"
+  | "DEADLINE_EXCEEDED"
+  | "NOT_FOUND"
+  | "ALREADY_EXISTS"
+  | "PERMISSION_DENIED"
+  | "RESOURCE_EXHAUSTED"
+  | "FAILED_PRECONDITION"
+  | "ABORTED"
+  | "OUT_OF_RANGE"
+  | "UNIMPLEMENTED"
+  | "INTERNAL"
+  | "UNAVAILABLE"
+  | "DATA_LOSS"
+  | "UNAUTHENTICATED";
+
+/**
+ * Index = numeric code. `[canonical name, grpc-go codes.Code.String()]`: the
+ * second spelling is what grpc-go prints in `rpc error: code = <X> desc = ...`
+ * (and, conveniently, connect's `Code` enum key).
+ */
+const CODES: readonly (readonly [GrpcStatusCodeName, string])[] = [
+  ["OK", "OK"],
+  ["CANCELLED", "Canceled"],
+  ["UNKNOWN", "Unknown"],
+  ["INVALID_ARGUMENT", "InvalidArgument"],
+  ["DEADLINE_EXCEEDED", "DeadlineExceeded"],
+  ["NOT_FOUND", "NotFound"],
+  ["ALREADY_EXISTS", "AlreadyExists"],
+  ["PERMISSION_DENIED", "PermissionDenied"],
+  ["RESOURCE_EXHAUSTED", "ResourceExhausted"],
+  ["FAILED_PRECONDITION", "FailedPrecondition"],
+  ["ABORTED", "Aborted"],
+  ["OUT_OF_RANGE", "OutOfRange"],
+  ["UNIMPLEMENTED", "Unimplemented"],
+  ["INTERNAL", "Internal"],
+  ["UNAVAILABLE", "Unavailable"],
+  ["DATA_LOSS", "DataLoss"],
+  ["UNAUTHENTICATED", "Unauthenticated"],
+];
+
+/** connect's own text for a deadline that fired, on either side of the call. */
+const CONNECT_DEADLINE_TEXT = "the operation timed out";
+/** grpc-go's text for the same event (the context error). */
+const GO_DEADLINE_TEXT = "context deadline exceeded";
+
+/**
+ * The backend's `ToolResponse` had `is_error = true`. The message is the text
+ * the model sees, `tool error: <error_message>`, exactly as Omnia's
+ * `marshalGRPCResponse` builds it.
+ *
+ * Not a breaker failure and never retried: the RPC itself succeeded (the
+ * backend answered), and the error carries no gRPC status.
+ * @public
+ */
+export class ToolError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_TOOL_ERROR";
+  /** The backend's `error_message`, verbatim (may be empty). */
+  readonly errorMessage: string;
+  constructor(errorMessage: string, options?: OmniaToolsErrorOptions) {
+    super(`tool error: ${errorMessage}`, options);
+    this.errorMessage = errorMessage;
+  }
+}
+
+/**
+ * The call ended with a non-OK gRPC status: sent by the backend, or raised on
+ * our side of the wire (connection refused, TLS failure, the `grpc-timeout`
+ * deadline, a protocol error).
+ *
+ * The message is grpc-go's `status.Error` text, which is what Omnia's runtime
+ * puts in front of the model: `rpc error: code = <Name> desc = <message>`,
+ * with `<Name>` as grpc-go prints it (`Unavailable`, `DeadlineExceeded`,
+ * `Canceled`). A connection-level failure is reported as `Unavailable`, as
+ * grpc-go does. Any non-OK status is a breaker failure; `grpcCode` is what
+ * `retryableStatusCodes` is matched against.
+ * @public
+ */
+export class GrpcStatusError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_GRPC_STATUS";
+  /** The canonical UPPER_SNAKE code name, e.g. `UNAVAILABLE`. */
+  readonly grpcCode: GrpcStatusCodeName;
+  /** The numeric gRPC code, e.g. `14`. */
+  readonly grpcCodeNumber: number;
+  /** The status message (the `desc` part of the message). */
+  readonly statusMessage: string;
+  constructor(code: GrpcStatusCodeName | number, statusMessage: string, options?: OmniaToolsErrorOptions) {
+    const index = typeof code === "number" ? code : CODES.findIndex(([name]) => name === code);
+    const entry = CODES[index] ?? (["UNKNOWN", "Unknown"] as const);
+    super(`rpc error: code = ${entry[1]} desc = ${statusMessage}`, options);
+    this.grpcCode = entry[0];
+    this.grpcCodeNumber = CODES[index] === undefined ? 2 : index;
+    this.statusMessage = statusMessage;
+  }
+}
+
+/**
+ * The canonical name of a numeric gRPC code (`14` → `UNAVAILABLE`), or
+ * `undefined` for a number outside 0–16.
+ * @internal Does not follow semver.
+ */
+export function grpcCodeName(code: number): GrpcStatusCodeName | undefined {
+  return CODES[code]?.[0];
+}
+
+/**
+ * Turns whatever a connect call rejected with into a {@link GrpcStatusError}.
+ *
+ * - A status from the wire keeps its code and raw message.
+ * - A failure that carries a Node socket or TLS error (refused, reset, DNS,
+ *   certificate) is `UNAVAILABLE`, as grpc-go reports every connection error;
+ *   connect would say `Internal` or `Aborted` for some of them.
+ * - connect's deadline text `the operation timed out` becomes grpc-go's
+ *   `context deadline exceeded`, so a deadline reads the same as in Omnia.
+ * @internal Does not follow semver.
+ */
+export function toGrpcStatusError(reason: unknown): GrpcStatusError {
+  if (reason instanceof GrpcStatusError) return reason;
+  const ce = ConnectError.from(reason);
+  let code: number = ce.code;
+  // OpenSSL's texts end in a newline: keep the model-visible line clean.
+  let text = ce.rawMessage.trim();
+  if (code === Code.DeadlineExceeded && text === CONNECT_DEADLINE_TEXT) text = GO_DEADLINE_TEXT;
+  else if (code !== Code.DeadlineExceeded && code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
+  return new GrpcStatusError(code, text, { cause: reason });
+}
+
+/** Whether an error in the cause chain is a Node system, TLS or HTTP/2 error (a string `code`). */
+function hasNodeCause(error: Error): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error.cause;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    if (!(current instanceof ConnectError) && typeof (current as { code?: unknown }).code === "string") return true;
+    current = current.cause;
+  }
+  return false;
+}

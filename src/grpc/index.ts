@@ -1,0 +1,21 @@
+export { createToolServiceClient } from "./client.js";
+export type { ToolServiceClient, ToolServiceClientOptions, ToolServiceCallOptions } from "./client.js";
+export { interpretToolResponse } from "./response.js";
+export type { ToolResponseFields, ToolResponseInterpretation } from "./response.js";
+export { ToolError, GrpcStatusError, grpcCodeName, toGrpcStatusError } from "./errors.js";
+export type { GrpcStatusCodeName } from "./errors.js";
+export { createToolServiceHandler } from "./handler.js";
+export type { ToolImplementation, ToolImplementations, ToolServiceContext, ToolServiceHandlerOptions } from "./handler.js";
+export { serveToolService } from "./serve.js";
+export type { ServeToolServiceOptions, ToolServiceServer, ToolServiceTlsOptions } from "./serve.js";
+export { outboundMetadata } from "./metadata.js";
+export {
+  ToolService,
+  ToolRequestSchema,
+  ToolResponseSchema,
+  ListToolsRequestSchema,
+  ListToolsResponseSchema,
+  ToolInfoSchema,
+  file_omnia_tools_v1_tools,
+} from "../gen/omnia/tools/v1/tools_pb.js";
+export type { ToolRequest, ToolResponse, ListToolsRequest, ListToolsResponse, ToolInfo } from "../gen/omnia/tools/v1/tools_pb.js";

@@ -1,0 +1,122 @@
+// Reads a manifest input (YAML or JSON text, bytes, parsed objects, or an array of
+// them) into documents, keeping enough of the YAML to point an issue at its line.
+import { LineCounter, parseAllDocuments, type Document } from "yaml";
+import type { PathSegment } from "./issues.js";
+import type { ManifestIssue } from "./types.js";
+
+/**
+ * What `loadToolRegistry` and `loadPromptPack` accept: YAML or JSON text (a
+ * string or UTF-8 bytes), an already parsed object, or an array of those (each
+ * element one or more documents).
+ * @public
+ */
+export type ManifestInput = string | Uint8Array | object | readonly (string | Uint8Array | object)[];
+
+/** One document of the input. */
+export interface SourceDocument {
+  /** The parsed value (`null` for an empty YAML document). */
+  readonly value: unknown;
+  /** Prepended to every path reported inside this document (`documents[1]` when there are several). */
+  prefix: PathSegment[];
+  /** The 1-based line of the node at `path`, or of its nearest existing ancestor; undefined for object input. */
+  lineOf(path: readonly PathSegment[]): number | undefined;
+}
+
+const noLine = (): undefined => undefined;
+const decoder = new TextDecoder("utf-8");
+
+/**
+ * Splits the input into documents. YAML syntax errors are appended to `errors`
+ * (with their line) and YAML warnings to `warnings`; documents are returned only
+ * when there is no syntax error.
+ */
+export function readDocuments(input: ManifestInput, errors: ManifestIssue[], warnings: ManifestIssue[]): SourceDocument[] {
+  const parts: readonly unknown[] = Array.isArray(input) ? input : [input];
+  const documents: SourceDocument[] = [];
+  for (const part of parts) {
+    if (typeof part === "string") documents.push(...readText(part, errors, warnings));
+    else if (part instanceof Uint8Array) documents.push(...readText(decoder.decode(part), errors, warnings));
+    else documents.push({ value: part, prefix: [], lineOf: noLine });
+  }
+  if (documents.length > 1) documents.forEach((doc, i) => (doc.prefix = ["documents", i]));
+  return errors.length > 0 ? [] : documents;
+}
+
+function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue[]): SourceDocument[] {
+  // JSON is the common machine-written form: parse it natively, and fall back to the
+  // YAML parser (a superset of JSON) only to report a syntax error with its line.
+  const first = /\S/.exec(text)?.[0];
+  if (first === "{" || first === "[") {
+    try {
+      return [{ value: JSON.parse(text) as unknown, prefix: [], lineOf: lazyLines(text) }];
+    } catch {
+      // fall through to YAML
+    }
+  }
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter, merge: true, uniqueKeys: true, prettyErrors: true });
+  const docs: Document.Parsed[] = Array.isArray(parsed) ? parsed : [];
+  let failed = false;
+  for (const doc of docs) {
+    for (const error of doc.errors) {
+      failed = true;
+      const line = error.linePos?.[0].line ?? lineCounter.linePos(error.pos[0]).line;
+      const column = error.linePos?.[0].col ?? lineCounter.linePos(error.pos[0]).col;
+      errors.push({ path: "", message: `invalid YAML at line ${line}, column ${column}: ${firstLine(error.message)}`, line });
+    }
+    for (const warning of doc.warnings) {
+      const line = warning.linePos?.[0].line ?? lineCounter.linePos(warning.pos[0]).line;
+      warnings.push({ path: "", message: `YAML warning at line ${line}: ${firstLine(warning.message)}`, line });
+    }
+  }
+  if (failed) return [];
+  const out: SourceDocument[] = [];
+  for (const doc of docs) {
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (error) {
+      errors.push({ path: "", message: `invalid YAML: ${error instanceof Error ? error.message : String(error)}` });
+      return [];
+    }
+    out.push({ value, prefix: [], lineOf: (path) => lineOfNode(doc, lineCounter, path) });
+  }
+  return out;
+}
+
+/** The message without the ` at line L, column C:` suffix and the code frame that `prettyErrors` adds. */
+function firstLine(message: string): string {
+  const line = message.split("\n", 1)[0] ?? message;
+  return line.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/**
+ * Line lookup for JSON parsed natively: the YAML parser (JSON is YAML) builds the node
+ * positions only when an issue or a warning asks for a line.
+ */
+function lazyLines(text: string): SourceDocument["lineOf"] {
+  let lookup: SourceDocument["lineOf"] | undefined;
+  return (path) => {
+    if (lookup === undefined) {
+      const lineCounter = new LineCounter();
+      const parsed = parseAllDocuments(text, { lineCounter });
+      const doc = Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Document.Parsed) : undefined;
+      lookup = doc !== undefined && doc.errors.length === 0 ? (p) => lineOfNode(doc, lineCounter, p) : noLine;
+    }
+    return lookup(path);
+  };
+}
+
+function lineOfNode(doc: Document.Parsed, lineCounter: LineCounter, path: readonly PathSegment[]): number | undefined {
+  for (let length = path.length; length >= 0; length--) {
+    let node: unknown;
+    try {
+      node = doc.getIn(path.slice(0, length), true);
+    } catch {
+      node = undefined;
+    }
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (range !== undefined) return lineCounter.linePos(range[0]).line;
+  }
+  return undefined;
+}

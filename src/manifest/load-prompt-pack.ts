@@ -1,0 +1,141 @@
+import { z } from "zod";
+import { ConfigError, type JsonObject } from "../core/index.js";
+import { readDocuments, type ManifestInput } from "./documents.js";
+import { describeValue, formatPath, translateZodIssue } from "./issues.js";
+import { findNonJson, freezeJsonObject, isPlainObject } from "./json.js";
+import type { ManifestIssue } from "./types.js";
+
+/**
+ * One prompt of a PromptPack (`prompts.<key>`). Only the fields that tool
+ * reconciliation needs are typed; every other field is kept as it was.
+ * @public
+ */
+export interface PackPrompt {
+  readonly id?: string;
+  readonly name?: string;
+  readonly version?: string;
+  readonly system_template?: string;
+  /** The prompt's tool allow-list: exact names, or prefixes ending in `*`. Absent means none. */
+  readonly tools?: readonly string[];
+  readonly [field: string]: unknown;
+}
+
+/**
+ * A pack-level tool definition (`tools.<name>`).
+ * @public
+ */
+export interface PackToolDefinition {
+  readonly name?: string;
+  readonly description?: string;
+  readonly parameters?: JsonObject;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * A PromptPack (promptpack.org) as `loadPromptPack` returns it: frozen, typed
+ * where tool reconciliation needs it, every other field kept.
+ * @public
+ */
+export interface PromptPack {
+  readonly id?: string;
+  readonly name?: string;
+  readonly version?: string;
+  readonly template_engine?: JsonObject;
+  /** Prompt key (the task type) -> prompt. */
+  readonly prompts: Readonly<Record<string, PackPrompt>>;
+  /** Pack-level tool definitions, when the pack has them. */
+  readonly tools?: Readonly<Record<string, PackToolDefinition>>;
+  readonly [field: string]: unknown;
+}
+
+const optionalString = z.string().nullish();
+
+const promptSchema = z.looseObject({
+  id: optionalString,
+  name: optionalString,
+  version: optionalString,
+  system_template: optionalString,
+  tools: z.array(z.string()).nullish(),
+});
+
+const packToolSchema = z.looseObject({
+  name: optionalString,
+  description: optionalString,
+  parameters: z.record(z.string(), z.unknown()).nullish(),
+});
+
+const promptPackSchema = z
+  .looseObject({
+    id: optionalString,
+    name: optionalString,
+    version: optionalString,
+    template_engine: z.record(z.string(), z.unknown()).nullish(),
+    prompts: z.record(z.string(), promptSchema),
+    tools: z.record(z.string(), packToolSchema).nullish(),
+  })
+  .check((ctx) => {
+    const bad = findNonJson(ctx.value);
+    if (bad !== undefined) ctx.issues.push({ code: "custom", message: bad.message, input: ctx.value, path: bad.path });
+  });
+
+/**
+ * Loads a PromptPack (the compiled `pack.json`, or its YAML source) for tool
+ * reconciliation.
+ *
+ * It checks what reconciliation reads: `prompts` is an object of prompt
+ * objects, and each prompt's `tools`, when present, is a list of names. `id`,
+ * `name`, `version` and `system_template`, when present, must be strings. Every
+ * other field is kept unchanged (the PromptPack JSON Schema and `packc` validate
+ * the rest). A `tools: null` is dropped, so an absent list means "no tools".
+ *
+ * @throws ConfigError (`ERR_OMNIA_CONFIG`) listing every problem with its path,
+ * e.g. `prompts.support.tools[1]: expected a string; got 42`.
+ * @public
+ */
+export function loadPromptPack(input: ManifestInput): PromptPack {
+  const errors: ManifestIssue[] = [];
+  const documents = readDocuments(input, errors, []);
+  if (errors.length > 0) throw new ConfigError(errors);
+  const nonEmpty = documents.filter((d) => d.value !== null && d.value !== undefined);
+  if (nonEmpty.length !== 1) {
+    throw new ConfigError({ path: "", message: `expected exactly one PromptPack document; got ${nonEmpty.length}` });
+  }
+  const doc = nonEmpty[0] as (typeof nonEmpty)[number];
+  doc.prefix = [];
+  if (!isPlainObject(doc.value)) {
+    throw new ConfigError({ path: "", message: `expected a PromptPack object; got ${describeValue(doc.value)}` });
+  }
+  const result = promptPackSchema.safeParse(doc.value, { reportInput: true });
+  if (!result.success) {
+    const issues: ManifestIssue[] = [];
+    for (const issue of result.error.issues) {
+      for (const t of translateZodIssue(issue)) {
+        if (t.warning) continue;
+        const line = doc.lineOf(t.path);
+        issues.push(line === undefined ? { path: formatPath(t.path), message: t.message } : { path: formatPath(t.path), message: t.message, line });
+      }
+    }
+    throw new ConfigError(issues);
+  }
+  const copy = freezeJsonObject(withoutNullTools(doc.value));
+  return copy as unknown as PromptPack;
+}
+
+/** Drops `tools: null` from the pack and its prompts, so that absent is the only "no tools". */
+function withoutNullTools(pack: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...pack };
+  if (out.tools === null) delete out.tools;
+  const prompts = out.prompts as Record<string, Record<string, unknown>>;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(prompts)) {
+    const prompt = prompts[key] as Record<string, unknown>;
+    if (prompt.tools === null) {
+      const { tools: _dropped, ...rest } = prompt;
+      Object.defineProperty(copy, key, { value: rest, enumerable: true, writable: true, configurable: true });
+    } else {
+      Object.defineProperty(copy, key, { value: prompt, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  out.prompts = copy;
+  return out;
+}

@@ -1,0 +1,267 @@
+// Every reconciliation scenario of runtime-tools.md §6.5 (K1–K11), the seed's
+// fixes (seed 000) and API.md decision 4.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { ConfigError, InvalidOptionError, type LogFields, type Logger } from "../core/index.js";
+import { isExemptToolName } from "./exempt.js";
+import { reconcileTools, type ReconcilablePack } from "./reconcile-tools.js";
+
+const NOT_DECLARED =
+  "ToolRegistry tools are not declared by any pack prompt and will not be offered to the model: ";
+const NOT_SERVED = "pack prompts declare tools the ToolRegistry does not serve, so they will not be offered to the model: ";
+const FIX_DECLARE = "add the name to the prompt's tools list and republish the pack";
+const FIX_EXPOSE = "expose the tool from the attached ToolRegistry";
+
+function recordingLogger(): Logger & { records: { level: string; message: string; fields: LogFields | undefined }[] } {
+  const records: { level: string; message: string; fields: LogFields | undefined }[] = [];
+  const at =
+    (level: string) =>
+    (message: string, fields?: LogFields): void =>
+      void records.push({ level, message, fields });
+  return { records, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+const pack = (prompts: Record<string, string[] | undefined>): ReconcilablePack => ({
+  prompts: Object.fromEntries(Object.entries(prompts).map(([k, tools]) => [k, tools === undefined ? {} : { tools }])),
+});
+
+describe("runtime-tools.md §6.5 scenarios", () => {
+  test("K1 a:[get_weather], b:[search]; served get_weather, lookup_order", () => {
+    const logger = recordingLogger();
+    const result = reconcileTools(pack({ a: ["get_weather"], b: ["search"] }), ["get_weather", "lookup_order"], { logger, registryName: "tools" });
+    assert.deepEqual(result.byPrompt, { a: ["get_weather"], b: [] });
+    assert.deepEqual(result.offered, ["get_weather"]);
+    assert.deepEqual(result.servedNotDeclared, ["lookup_order"]);
+    assert.deepEqual(result.declaredNotServed, ["search"]);
+    assert.deepEqual(result.exempt, []);
+    assert.deepEqual(result.mismatches, [
+      { kind: "served-not-declared", tools: ["lookup_order"], message: `${NOT_DECLARED}lookup_order; fix: ${FIX_DECLARE}`, fix: FIX_DECLARE },
+      {
+        kind: "declared-not-served",
+        tools: ["search"],
+        message: `${NOT_SERVED}search (b); fix: ${FIX_EXPOSE}`,
+        fix: FIX_EXPOSE,
+        prompts: { search: ["b"] },
+      },
+    ]);
+    assert.deepEqual(logger.records, [
+      {
+        level: "warn",
+        message: `${NOT_DECLARED}lookup_order; fix: ${FIX_DECLARE}`,
+        fields: { kind: "served-not-declared", tools: ["lookup_order"], fix: FIX_DECLARE, registry: "tools" },
+      },
+      {
+        level: "warn",
+        message: `${NOT_SERVED}search (b); fix: ${FIX_EXPOSE}`,
+        fields: { kind: "declared-not-served", tools: ["search"], fix: FIX_EXPOSE, registry: "tools", prompts: { search: ["b"] } },
+      },
+    ]);
+  });
+
+  test("K2 a:[x, y] served x, y: everything offered, no mismatch record", () => {
+    const logger = recordingLogger();
+    const result = reconcileTools(pack({ a: ["x", "y"] }), ["x", "y"], { logger });
+    assert.deepEqual(result.byPrompt, { a: ["x", "y"] });
+    assert.deepEqual(result.offered, ["x", "y"]);
+    assert.deepEqual(result.mismatches, []);
+    assert.deepEqual(logger.records, []);
+  });
+
+  test("K3 a:[] or no tools key, served x: nothing offered, x flagged as not declared", () => {
+    for (const p of [pack({ a: [] }), pack({ a: undefined }), { prompts: { a: { tools: null } } }]) {
+      const result = reconcileTools(p, ["x"]);
+      assert.deepEqual(result.byPrompt, { a: [] });
+      assert.deepEqual(result.offered, []);
+      assert.deepEqual(result.servedNotDeclared, ["x"]);
+      assert.deepEqual(
+        result.mismatches.map((m) => [m.kind, m.tools]),
+        [["served-not-declared", ["x"]]],
+      );
+    }
+  });
+
+  test("K4 a:[memory__recall, skill__activate], nothing served: not flagged", () => {
+    const logger = recordingLogger();
+    const result = reconcileTools(pack({ a: ["memory__recall", "skill__activate"] }), [], { logger });
+    assert.deepEqual(result.declaredNotServed, []);
+    assert.deepEqual(result.mismatches, []);
+    assert.deepEqual(result.exempt, ["memory__recall", "skill__activate"]);
+    assert.deepEqual(result.byPrompt, { a: [] }); // offered only if PromptKit registers (serves) them
+    assert.deepEqual(logger.records, []);
+  });
+
+  test("K5 a:[], served mcp__fs__read, a2a__agent__ask, workflow__transition: none flagged, all offered", () => {
+    const result = reconcileTools(pack({ a: [] }), ["mcp__fs__read", "a2a__agent__ask", "workflow__transition"]);
+    assert.deepEqual(result.servedNotDeclared, []);
+    assert.deepEqual(result.mismatches, []);
+    assert.deepEqual(result.byPrompt, { a: ["a2a__agent__ask", "mcp__fs__read", "workflow__transition"] });
+    assert.deepEqual(result.offered, ["a2a__agent__ask", "mcp__fs__read", "workflow__transition"]);
+    assert.deepEqual(result.exempt, ["a2a__agent__ask", "mcp__fs__read", "workflow__transition"]);
+  });
+
+  test("K6 a:[Get_Weather], served get_weather: both flagged (exact, case-sensitive)", () => {
+    const result = reconcileTools(pack({ a: ["Get_Weather"] }), ["get_weather"]);
+    assert.deepEqual(result.byPrompt, { a: [] });
+    assert.deepEqual(result.servedNotDeclared, ["get_weather"]);
+    assert.deepEqual(result.declaredNotServed, ["Get_Weather"]);
+    assert.equal(result.mismatches.length, 2);
+  });
+
+  test("K7 a:[b, a], b:[a], served a, b, c: sorted per prompt, c flagged, names once per record", () => {
+    const result = reconcileTools(pack({ a: ["b", "a", "b"], b: ["a"] }), ["c", "b", "a", "c"]);
+    assert.deepEqual(result.byPrompt, { a: ["a", "b"], b: ["a"] });
+    assert.deepEqual(result.offered, ["a", "b"]);
+    assert.deepEqual(result.mismatches, [
+      { kind: "served-not-declared", tools: ["c"], message: `${NOT_DECLARED}c; fix: ${FIX_DECLARE}`, fix: FIX_DECLARE },
+    ]);
+  });
+
+  test("K8 a pack without a prompts key, served x: x flagged, no crash", () => {
+    for (const p of [{}, { prompts: null }] as ReconcilablePack[]) {
+      const result = reconcileTools(p, ["x"]);
+      assert.deepEqual(result.byPrompt, {});
+      assert.deepEqual(result.offered, []);
+      assert.deepEqual(result.servedNotDeclared, ["x"]);
+    }
+  });
+
+  test("K9 a pack-level tools.x descriptor does not change the names: x is offered, no mismatch", () => {
+    // The description the model sees (the pack's D1) is chosen where descriptors are
+    // built; reconciliation decides names only and leaves the pack untouched.
+    const withPackTool = { prompts: { a: { tools: ["x"] } }, tools: { x: { name: "x", description: "D1" } } };
+    const registry = { tools: [{ name: "x", description: "D2" }] };
+    const result = reconcileTools(withPackTool, registry);
+    assert.deepEqual(result.byPrompt, { a: ["x"] });
+    assert.deepEqual(result.mismatches, []);
+    assert.equal(withPackTool.tools.x.description, "D1");
+  });
+
+  test("K10 no 1.3.0 surfacing: the pack is not rewritten and no prompt is widened", () => {
+    const p = { prompts: { a: { tools: ["get_weather"] }, b: { tools: ["search"] } } };
+    const before = structuredClone(p);
+    const frozen = Object.freeze({ prompts: Object.freeze({ a: Object.freeze({ tools: Object.freeze(["get_weather"]) }) }) });
+    const result = reconcileTools(p, ["get_weather", "lookup_order"]);
+    assert.deepEqual(p, before);
+    assert.deepEqual(result.byPrompt.b, []);
+    assert.equal(result.byPrompt.a?.includes("lookup_order"), false);
+    assert.deepEqual(reconcileTools(frozen, ["get_weather", "lookup_order"]).byPrompt, { a: ["get_weather"] });
+  });
+
+  test("K11 a:[ext__*], served ext__one, ext__two: both offered, neither flagged, the wildcard not reported", () => {
+    const result = reconcileTools(pack({ a: ["ext__*"], b: ["other"] }), ["ext__one", "ext__two", "other", "extra"]);
+    assert.deepEqual(result.byPrompt, { a: ["ext__one", "ext__two"], b: ["other"] });
+    assert.deepEqual(result.servedNotDeclared, ["extra"]);
+    assert.deepEqual(result.declaredNotServed, []);
+  });
+});
+
+describe("the rules around the scenarios", () => {
+  test("exempt tools are offered to every prompt, even undeclared, and never reported in either direction", () => {
+    const result = reconcileTools(pack({ a: ["x", "skill__missing"], b: [] }), ["x", "memory__recall", "mcp__gh__issues"]);
+    assert.deepEqual(result.byPrompt, { a: ["mcp__gh__issues", "memory__recall", "x"], b: ["mcp__gh__issues", "memory__recall"] });
+    assert.deepEqual(result.mismatches, []);
+    assert.deepEqual(result.exempt, ["mcp__gh__issues", "memory__recall", "skill__missing"]);
+  });
+
+  test("the exempt test is on the text before the first __", () => {
+    assert.equal(isExemptToolName("mcp__fs__read"), true);
+    assert.equal(isExemptToolName("workflow__transition"), true);
+    assert.equal(isExemptToolName("mcpx__a"), false);
+    assert.equal(isExemptToolName("Memory__a"), false);
+    assert.equal(isExemptToolName("memory_recall"), false);
+    assert.equal(isExemptToolName("__memory__x"), false);
+    assert.equal(isExemptToolName("image__gen"), false);
+    assert.equal(isExemptToolName("image__gen", ["image"]), true);
+  });
+
+  test("exemptNamespaces can be widened by the host (image__, video__)", () => {
+    const result = reconcileTools(pack({ a: [] }), ["image__gen"], { exemptNamespaces: ["memory", "image"] });
+    assert.deepEqual(result.mismatches, []);
+    assert.deepEqual(result.byPrompt, { a: ["image__gen"] });
+  });
+
+  test("a declared-not-served record lists every declaring prompt per tool", () => {
+    const result = reconcileTools(pack({ z: ["search", "b"], a: ["search"], m: ["b"] }), []);
+    const record = result.mismatches[0];
+    assert.deepEqual(record?.tools, ["b", "search"]);
+    assert.deepEqual(record?.prompts, { b: ["m", "z"], search: ["a", "z"] });
+    assert.equal(record?.message, `${NOT_SERVED}b (m, z), search (a, z); fix: ${FIX_EXPOSE}`);
+  });
+
+  test("a bare * matches every served tool", () => {
+    const result = reconcileTools(pack({ a: ["*"] }), ["x", "y"]);
+    assert.deepEqual(result.byPrompt, { a: ["x", "y"] });
+    assert.deepEqual(result.mismatches, []);
+  });
+
+  test("served may be any iterable, or a registry (its name labels the record)", () => {
+    const logger = recordingLogger();
+    function* names(): Generator<string> {
+      yield "x";
+    }
+    assert.deepEqual(reconcileTools(pack({ a: ["x"] }), names()).byPrompt, { a: ["x"] });
+    assert.deepEqual(reconcileTools(pack({ a: ["x"] }), new Set(["x"])).byPrompt, { a: ["x"] });
+    reconcileTools(pack({ a: [] }), { name: "reg", tools: [{ name: "x" }] }, { logger });
+    assert.equal(logger.records[0]?.fields?.registry, "reg");
+  });
+
+  test("a prompt key that is not an identifier survives, and __proto__ is an ordinary key", () => {
+    const prompts = JSON.parse('{"store-finder": {"tools": ["x"]}, "__proto__": {"tools": ["x"]}}') as ReconcilablePack["prompts"];
+    const result = reconcileTools({ prompts }, ["x"]);
+    assert.deepEqual(Object.keys(result.byPrompt), ["store-finder", "__proto__"]);
+    assert.deepEqual(result.byPrompt["store-finder"], ["x"]);
+  });
+
+  test("malformed packs throw ConfigError with the path; bad served lists throw InvalidOptionError", () => {
+    assert.throws(() => reconcileTools({ prompts: { a: { tools: "x" } } } as unknown as ReconcilablePack, []), (e: unknown) => {
+      assert.ok(e instanceof ConfigError);
+      assert.equal(e.message, "prompts.a.tools: expected a list of tool names; got string");
+      return true;
+    });
+    assert.throws(() => reconcileTools({ prompts: { "b-c": { tools: ["x", 1] } } } as unknown as ReconcilablePack, []), {
+      message: 'prompts["b-c"].tools[1]: expected a tool name string; got number',
+    });
+    assert.throws(() => reconcileTools({ prompts: [] } as unknown as ReconcilablePack, []), { message: "prompts: expected an object of prompts; got an array" });
+    assert.throws(() => reconcileTools(pack({}), "x" as unknown as string[]), (e: unknown) => {
+      assert.ok(e instanceof InvalidOptionError);
+      assert.equal(e.message, "reconcileTools: served must be an iterable of tool names or a ToolRegistry; got string");
+      return true;
+    });
+    assert.throws(() => reconcileTools(pack({}), [1] as unknown as string[]), { message: "reconcileTools: served[0] must be a tool name string; got number" });
+  });
+});
+
+describe("properties", () => {
+  const name = fc.stringMatching(/^(?:(?:memory|skill|mcp|ext)__)?[a-d]{1,2}$/);
+  const entry = fc.oneof(name, fc.constantFrom("ext__*", "*", "a*"));
+  const packArb = fc.dictionary(fc.constantFrom("p", "q", "r"), fc.option(fc.array(entry, { maxLength: 6 }), { nil: undefined }));
+  const servedArb = fc.array(name, { maxLength: 10 });
+
+  test("never widens a prompt, never throws on a mismatch, and the lists partition the names", () => {
+    fc.assert(
+      fc.property(packArb, servedArb, (prompts, served) => {
+        const p = { prompts: Object.fromEntries(Object.entries(prompts).map(([k, t]) => [k, t === undefined ? {} : { tools: t }])) };
+        const result = reconcileTools(p, served);
+        const servedSet = new Set(served);
+        for (const [key, offered] of Object.entries(result.byPrompt)) {
+          const entries = prompts[key] ?? [];
+          for (const tool of offered) {
+            assert.ok(servedSet.has(tool), `${tool} offered but not served`);
+            const declared = entries.includes(tool) || entries.some((e) => e.endsWith("*") && tool.startsWith(e.slice(0, -1)));
+            assert.ok(declared || isExemptToolName(tool), `${tool} widened prompt ${key}`);
+          }
+          assert.deepEqual(offered, [...new Set(offered)].sort());
+        }
+        for (const tool of servedSet) {
+          const inOffered = result.offered.includes(tool);
+          const inMissing = result.servedNotDeclared.includes(tool);
+          assert.ok(inOffered !== inMissing, `${tool} must be either offered or reported`);
+        }
+        for (const tool of result.declaredNotServed) assert.ok(!servedSet.has(tool) && !isExemptToolName(tool) && !tool.endsWith("*"));
+        assert.ok(result.mismatches.length <= 2);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
