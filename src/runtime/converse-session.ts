@@ -105,9 +105,15 @@ export class ConverseSession {
       () => this.#queue.end(),
       (err: unknown) => this.#queue.end(err),
     );
+    // A cancelled stream (the facade gave up, the deadline passed, the server
+    // is closing) ends now, even while a handler that ignores turn.signal runs.
+    const onAbort = (): void => this.#queue.end(abortError(this.#signal));
+    if (this.#signal.aborted) onAbort();
+    else this.#signal.addEventListener("abort", onAbort, { once: true });
     try {
       yield* this.#queue.drain();
     } finally {
+      this.#signal.removeEventListener("abort", onAbort);
       // The consumer is gone (or the loop ended): later sends reject, waiting
       // tool calls reject; the loop itself ends on the aborted signal.
       const closed = new ClosedError("converse: the stream has ended");

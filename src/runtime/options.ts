@@ -28,6 +28,12 @@ export interface RuntimeServiceOptions {
    * runtime serves it to loopback callers only.
    */
   isPeerAllowed?: ((address: string | undefined) => boolean) | undefined;
+  /**
+   * Also serve the standard `grpc.health.v1.Health` (`Check("")` and
+   * `Check("omnia.runtime.v1.RuntimeService")` answer `SERVING`), as the Go
+   * SDK does. Default true.
+   */
+  grpcHealth?: boolean | undefined;
 }
 
 /** Fully defaulted service options. @internal Does not follow semver. */
@@ -37,9 +43,10 @@ export interface ResolvedServiceOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly isPeerAllowed: (address: string | undefined) => boolean;
+  readonly grpcHealth: boolean;
 }
 
-const SERVICE_KEYS = ["capabilities", "heartbeatIntervalMs", "clock", "logger", "isPeerAllowed"] as const;
+const SERVICE_KEYS = ["capabilities", "heartbeatIntervalMs", "clock", "logger", "isPeerAllowed", "grpcHealth"] as const;
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
@@ -83,11 +90,14 @@ export function resolveServiceOptions(
   const logger = o.logger ?? noopLogger;
   const isPeerAllowed = o.isPeerAllowed ?? isLoopbackAddress;
   if (typeof isPeerAllowed !== "function") throw new InvalidOptionError(`${where}: isPeerAllowed must be a function; got ${describe(isPeerAllowed)}`);
+  const grpcHealth = o.grpcHealth ?? true;
+  if (typeof grpcHealth !== "boolean") throw new InvalidOptionError(`${where}: grpcHealth must be a boolean; got ${describe(grpcHealth)}`);
   return Object.freeze({
     capabilities: caps === undefined ? undefined : Object.freeze([...caps]),
     heartbeatIntervalMs: heartbeat,
     clock,
     logger,
     isPeerAllowed,
+    grpcHealth,
   });
 }

@@ -18,6 +18,7 @@ import { identityFromMetadata } from "../headers/index.js";
 import { resolveCapabilities } from "./capabilities.js";
 import { RuntimeMessages } from "./constants.js";
 import { ConverseSession, type ServerFrame } from "./converse-session.js";
+import { registerRuntimeHealth } from "./grpc-health.js";
 import { InvocationHub } from "./invocation-hub.js";
 import { resolveServiceOptions, type RuntimeServiceOptions } from "./options.js";
 import { toInt64, usageToProto } from "./parts.js";
@@ -28,7 +29,8 @@ const INT32_MAX = 2_147_483_647;
 
 /**
  * What `createRuntimeService` returns: connect routes that register
- * `omnia.runtime.v1.RuntimeService`, for `connectNodeAdapter({ routes })` or
+ * `omnia.runtime.v1.RuntimeService` (and, unless `grpcHealth` is false, the
+ * standard `grpc.health.v1.Health`), for `connectNodeAdapter({ routes })` or
  * any `ConnectRouter`. Pass `contextValues` to the adapter as well, so that
  * `WatchInvocation` can see the peer address (without it, every peer is
  * unknown and gets `PermissionDenied`).
@@ -58,6 +60,38 @@ function resumeState(result: ConversationProbeResult): MessageInitShape<typeof H
   return { state: ResumeState.UNAVAILABLE, detail };
 }
 
+/** Thrown when a call's signal aborts before its hook settled. */
+class CallAborted {
+  readonly error: ConnectError;
+  constructor(signal: AbortSignal) {
+    const reason: unknown = signal.reason;
+    this.error = reason instanceof ConnectError ? reason : new ConnectError("the call was cancelled", Code.Canceled);
+  }
+}
+
+/**
+ * Settles with the hook's result, or rejects with a {@link CallAborted} as soon
+ * as the call's signal aborts, so a hook that ignores its signal cannot hold a
+ * cancelled call (or the server's shutdown) open.
+ */
+function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new CallAborted(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CallAborted(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(value).then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 function clampDuration(ms: number): number {
   return Number.isFinite(ms) ? Math.min(INT32_MAX, Math.max(0, Math.round(ms))) : 0;
 }
@@ -75,6 +109,7 @@ function clampDuration(ms: number): number {
  *   with `Internal` or `Unknown`.
  * - `Invoke`, `HasConversation`, `EndConversation`, `Health` and
  *   `WatchInvocation` (loopback peers only by default).
+ * - `grpc.health.v1.Health`: `Check("")` answers `SERVING`.
  *
  * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for a handler
  * without `converse`, an unknown option or an out-of-range value.
@@ -124,14 +159,17 @@ export function buildRuntimeService(
       const run = hub.start(req.invocationId);
       let result: InvocationResult;
       try {
-        result = await invoke.call(handler, {
-          ...callContext(ctx),
-          inputJson: req.inputJson,
-          invocationId: req.invocationId,
-          metadata: { ...req.metadata },
-          recordSequenceBase: req.recordSequenceBase,
-          progress: run.events,
-        });
+        result = await untilAborted(
+          invoke.call(handler, {
+            ...callContext(ctx),
+            inputJson: req.inputJson,
+            invocationId: req.invocationId,
+            metadata: { ...req.metadata },
+            recordSequenceBase: req.recordSequenceBase,
+            progress: run.events,
+          }),
+          ctx.signal,
+        );
         if (result === null || typeof result !== "object" || typeof result.outputJson !== "string") {
           throw new TypeError(`invoke: the handler must return { outputJson: string }; got ${result === null ? "null" : typeof result}`);
         }
@@ -143,6 +181,7 @@ export function buildRuntimeService(
           recordSequenceHighWater: toInt64(result.recordSequenceHighWater, req.recordSequenceBase),
         };
       } catch (err) {
+        if (err instanceof CallAborted) throw err.error;
         logger.error("runtime: invoke handler failed", { invocationId: req.invocationId, error: toError(err).message });
         throw new ConnectError(RuntimeMessages.INVOKE_FAILED, Code.Internal);
       } finally {
@@ -166,8 +205,9 @@ export function buildRuntimeService(
       const probe = handler.hasConversation;
       if (typeof probe !== "function") return { state: ResumeState.UNAVAILABLE, detail: RuntimeMessages.RESUME_UNSUPPORTED };
       try {
-        return resumeState(await probe.call(handler, req.sessionId, callContext(ctx)));
+        return resumeState(await untilAborted(probe.call(handler, req.sessionId, callContext(ctx)), ctx.signal));
       } catch (err) {
+        if (err instanceof CallAborted) throw err.error;
         logger.error("runtime: hasConversation handler failed", { sessionId: req.sessionId, error: toError(err).message });
         return { state: ResumeState.UNAVAILABLE, detail: "resume probe failed" };
       }
@@ -178,8 +218,9 @@ export function buildRuntimeService(
       if (typeof end !== "function") throw new ConnectError(RuntimeMessages.END_CONVERSATION_UNSUPPORTED, Code.Unimplemented);
       if (req.sessionId === "") throw new ConnectError(RuntimeMessages.SESSION_ID_REQUIRED, Code.InvalidArgument);
       try {
-        await end.call(handler, req.sessionId, callContext(ctx));
+        await untilAborted(end.call(handler, req.sessionId, callContext(ctx)), ctx.signal);
       } catch (err) {
+        if (err instanceof CallAborted) throw err.error;
         logger.error("runtime: endConversation handler failed", { sessionId: req.sessionId, error: toError(err).message });
         throw new ConnectError(RuntimeMessages.END_CONVERSATION_FAILED, Code.Internal);
       }
@@ -209,6 +250,7 @@ export function buildRuntimeService(
 
   const routes = (router: ConnectRouter): void => {
     router.service(RuntimeService, service);
+    if (o.grpcHealth) registerRuntimeHealth(router);
   };
   return Object.assign(routes, { service, contextValues: runtimeContextValues });
 }

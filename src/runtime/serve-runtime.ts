@@ -82,7 +82,31 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
     writeMaxBytes: maxMessageBytes,
     shutdownSignal: shutdown.signal,
   });
-  const server = http2.createServer(adapter);
+  // Streams whose response may still be running. At shutdown, a stream whose
+  // response has ended but whose client never half-closed would hold its
+  // session (and so close()) open forever: it is reset with NO_ERROR once its
+  // response is flushed (Node defers the RST_STREAM until then), which is how
+  // a gRPC server ends a call the client left open (RFC 9113 §8.1).
+  const open = new Map<http2.ServerHttp2Stream, { ended: boolean }>();
+  let closing: Promise<void> | undefined;
+  let shuttingDown = false;
+  const release = (stream: http2.ServerHttp2Stream): void => {
+    if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_NO_ERROR);
+  };
+  const server = http2.createServer((req, res) => {
+    const stream = req.stream;
+    const entry = { ended: false };
+    open.set(stream, entry);
+    stream.once("close", () => open.delete(stream));
+    const end = res.end.bind(res) as (...args: unknown[]) => unknown;
+    (res as unknown as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
+      const result = end(...args);
+      entry.ended = true;
+      if (shuttingDown) release(stream);
+      return result;
+    };
+    adapter(req, res);
+  });
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
@@ -99,15 +123,17 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   });
   const bound = (server.address() as AddressInfo).port;
 
-  let closing: Promise<void> | undefined;
   return {
     port: bound,
     url: `http://${hostForUrl(host)}:${bound}`,
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
+        // Every running call sees its signal abort and ends its response.
+        shuttingDown = true;
         shutdown.abort();
         server.close(() => resolve());
         for (const session of sessions) session.close();
+        for (const [stream, entry] of open) if (entry.ended) release(stream);
       });
       return closing;
     },

@@ -13,15 +13,15 @@ export interface TurnPart {
   /** `text`, `image`, `audio`, `video` or `file`. */
   type: string;
   /** The text of a `text` part. */
-  text?: string;
+  text?: string | undefined;
   /** Inline media as **base64 text** (`MediaContent.data` is a string on the wire). */
-  data?: string;
+  data?: string | undefined;
   /** An http(s) URL the media can be fetched from. */
-  url?: string;
+  url?: string | undefined;
   /** The media type, e.g. `image/jpeg`. */
-  mimeType?: string;
+  mimeType?: string | undefined;
   /** An opaque storage reference, e.g. `omnia://sessions/{id}/media/{mediaID}`. */
-  storageRef?: string;
+  storageRef?: string | undefined;
 }
 
 /**
@@ -30,9 +30,9 @@ export interface TurnPart {
  * @public
  */
 export interface TokenUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  costUsd?: number;
+  inputTokens?: number | undefined;
+  outputTokens?: number | undefined;
+  costUsd?: number | undefined;
 }
 
 /**
@@ -47,18 +47,18 @@ export type FinishReason = "stop" | "max_output_tokens" | "tool_use" | "safety" 
  */
 export interface TurnDone {
   /** The complete text of the reply. */
-  finalContent?: string;
+  finalContent?: string | undefined;
   /** Multimodal output; takes precedence over `finalContent` on the facade when non-empty. */
-  parts?: readonly TurnPart[];
+  parts?: readonly TurnPart[] | undefined;
   /** Unset on the wire when absent. */
-  usage?: TokenUsage;
+  usage?: TokenUsage | undefined;
   /** `stop`, `max_output_tokens`, `tool_use`, `safety` or `refusal`; empty = unreported. */
-  finishReason?: FinishReason;
+  finishReason?: FinishReason | undefined;
   /**
    * The last ordering position the runtime recorded in this turn. Default: the
    * turn's `recordSequenceBase` (nothing recorded beyond the facade's position).
    */
-  recordSequenceHighWater?: bigint | number;
+  recordSequenceHighWater?: bigint | number | undefined;
 }
 
 /**
@@ -70,8 +70,8 @@ export interface TurnMedia {
   mediaId: string;
   /** 0-based. */
   sequence: number;
-  isLast?: boolean;
-  mimeType?: string;
+  isLast?: boolean | undefined;
+  mimeType?: string | undefined;
   data: Uint8Array;
 }
 
@@ -210,11 +210,11 @@ export interface Invocation extends RuntimeCallContext {
 export interface InvocationResult {
   /** The raw assistant text; the facade validates it against `spec.outputSchema`. */
   outputJson: string;
-  usage?: TokenUsage;
+  usage?: TokenUsage | undefined;
   /** Runtime wall time. Default: measured on the service's clock. */
-  durationMs?: number;
+  durationMs?: number | undefined;
   /** Default: the request's `recordSequenceBase`. */
-  recordSequenceHighWater?: bigint | number;
+  recordSequenceHighWater?: bigint | number | undefined;
 }
 
 /**
