@@ -91,7 +91,12 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   let closing: Promise<void> | undefined;
   let shuttingDown = false;
   const release = (stream: http2.ServerHttp2Stream): void => {
-    if (!stream.closed && !stream.destroyed) stream.close(http2.constants.NGHTTP2_NO_ERROR);
+    if (stream.closed || stream.destroyed) return;
+    // Only once the writable side has finished: resetting from inside
+    // res.end() (while Node is still ending the stream) spun Node's HTTP/2
+    // layer in a loop when the peer had already cancelled.
+    if (stream.writableFinished) stream.close(http2.constants.NGHTTP2_NO_ERROR);
+    else stream.once("finish", () => release(stream));
   };
   const server = http2.createServer((req, res) => {
     const stream = req.stream;
