@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -72,6 +73,8 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   }
   const routes = buildRuntimeService(where, handler, serviceOptions, []);
   const shutdown = new AbortController();
+  // connect links every call's signal to this one: one listener per call in flight.
+  setMaxListeners(0, shutdown.signal);
   const adapter = connectNodeAdapter({
     routes,
     contextValues: routes.contextValues,
