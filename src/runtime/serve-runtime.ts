@@ -87,9 +87,10 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   });
   // Streams whose response may still be running. At shutdown, a stream whose
   // response has ended but whose client never half-closed would hold its
-  // session (and so close()) open forever: it is reset with NO_ERROR once its
-  // response is flushed (Node defers the RST_STREAM until then), which is how
-  // a gRPC server ends a call the client left open (RFC 9113 §8.1).
+  // session (and so close()) open forever: it is reset with RST_STREAM
+  // NO_ERROR once its response is flushed, which is how a server ends a call
+  // the client left open (RFC 9113 §8.1). A Node client may then report the
+  // call as "Premature close" instead of its status; it is shutting down anyway.
   const open = new Map<http2.ServerHttp2Stream, { ended: boolean }>();
   let closing: Promise<void> | undefined;
   let shuttingDown = false;
