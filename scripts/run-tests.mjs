@@ -19,7 +19,7 @@ if (files.length === 0) {
   console.error("run-tests: no *.test.ts file found under src/ or test/");
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", ...process.argv.slice(2), ...files], {
+const result = spawnSync(process.execPath, ["--expose-gc", "--import", "tsx", "--test", ...process.argv.slice(2), ...files], {
   stdio: "inherit",
 });
 process.exit(result.status ?? 1);

@@ -3,5 +3,6 @@
  *
  * @packageDocumentation
  */
-export { CONFORMANCE } from "./conformance/index.js";
-export type { CheckStatus, CheckResult } from "./conformance/index.js";
+export { CONFORMANCE, runConformance, DEFAULT_CONFORMANCE_TIMEOUT_MS, formatConformanceReport } from "./conformance/index.js";
+export type { CheckStatus, CheckResult, RunConformanceOptions, ConformanceTarget, ConformanceResult } from "./conformance/index.js";
+export type { Clock, TimerHandle } from "./core/index.js";

@@ -198,3 +198,94 @@ export type {
 // reconcile: which tools each prompt is offered, and pack/registry mismatches (issue #4)
 export { reconcileTools, EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./reconcile/index.js";
 export type { ReconcilablePack, ServedTools, ReconcileOptions, ReconcileResult, Mismatch, MismatchKind } from "./reconcile/index.js";
+
+// executor pipeline (registry), policy hook, records, client tools
+export {
+  createToolExecutor,
+  UnknownToolError,
+  InvalidArgumentsError,
+  AuthError,
+  ClientToolError,
+  BackendError,
+} from "./registry/index.js";
+export type {
+  ToolExecutor,
+  ToolExecutorOptions,
+  DelegationSource,
+  ToolCall,
+  CallContext,
+  ToolOutcome,
+  OutcomeBase,
+  SuccessOutcome,
+  ErrorOutcome,
+  DeniedOutcome,
+  ClientOutcome,
+  SecretResolver,
+  WorkloadTokenAcquirer,
+} from "./registry/index.js";
+export { PolicyDeniedError, POLICY_UNREACHABLE_REASON } from "./policy/index.js";
+export type { DecisionRequest, Decision, PolicyDecide, PolicyOption } from "./policy/index.js";
+export type { ToolCallRecord, Recorder, ToolCallStatus } from "./records/index.js";
+export { interpretClientResult, NO_CLIENT_REASON, UnknownClientCallError } from "./client-tools/index.js";
+export type { ClientToolRequest, ClientToolResult, ClientResultMeaning } from "./client-tools/index.js";
+
+// http
+export {
+  buildHttpRequest,
+  interpretHttpResponse,
+  HttpStatusError,
+  HttpTransportError,
+  HttpRequestError,
+  MappingError,
+  MAX_RESPONSE_BYTES,
+  ERROR_BODY_MAX_BYTES,
+} from "./http/index.js";
+export type {
+  HttpRequestShaping,
+  HttpRequestHandler,
+  HttpHeaderContext,
+  HttpResponseShaping,
+  HttpInterpretation,
+  HttpRequestShape,
+  HttpDispatcher,
+} from "./http/index.js";
+// mcp (issue #11): an MCP tool client on the official SDK (streamable-http, sse, stdio), result shaping, typed errors
+export {
+  createMcpToolClient,
+  interpretMcpResult,
+  mcpToolAllowed,
+  McpToolError,
+  McpTransportError,
+  McpArgumentsError,
+  McpAuthError,
+  MCP_TOOL_ERROR_FALLBACK,
+  MCP_CLIENT_INFO,
+  DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+} from "./mcp/index.js";
+export type {
+  McpToolClient,
+  McpToolClientOptions,
+  McpCallOptions,
+  McpListOptions,
+  McpHeaderProvider,
+  McpCallResult,
+  McpCallToolResultFields,
+  McpTransportKind,
+  McpToolFilter,
+  McpConnectionConfig,
+  McpHandlerInput,
+  McpToolDescriptor,
+} from "./mcp/index.js";
+
+// openapi (issue #11): tools derived from an OpenAPI 3.0/3.1 or Swagger 2.0 spec, requests built for the HTTP transport
+export { loadOpenApiOperations, deriveOpenApiOperations, buildOpenApiRequest, OpenApiSpecError, DEFAULT_SPEC_FETCH_TIMEOUT_MS } from "./openapi/index.js";
+export type {
+  LoadOpenApiOptions,
+  DeriveOpenApiOptions,
+  OpenApiConfigInput,
+  OpenApiHandlerInput,
+  OpenApiMethod,
+  OpenApiParameterLocation,
+  OpenApiParameter,
+  OpenApiOperation,
+} from "./openapi/index.js";

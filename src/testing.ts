@@ -3,6 +3,6 @@
  *
  * @packageDocumentation
  */
-export { createManualClock } from "./testing/index.js";
+export { createManualClock, MemoryRecorder } from "./testing/index.js";
 export type { ManualClock } from "./testing/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";

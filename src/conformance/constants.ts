@@ -10,8 +10,11 @@ export type CheckStatus = "pass" | "fail" | "skip";
  * @public
  */
 export interface CheckResult {
+  /** The stable check id, e.g. `hello-first`. */
   readonly name: string;
+  /** `pass`, `fail` or `skip`. */
   readonly status: CheckStatus;
+  /** Why the check failed or was skipped, in Omnia's exact words; empty on pass. */
   readonly detail: string;
 }
 

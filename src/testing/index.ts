@@ -1,2 +1,3 @@
 export { createManualClock } from "./manual-clock.js";
 export type { ManualClock } from "./manual-clock.js";
+export { MemoryRecorder } from "./memory-recorder.js";

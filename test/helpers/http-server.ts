@@ -47,7 +47,9 @@ export async function startHttpServer(handler: Handler = (_q, res) => void res.e
       });
     });
   });
+  let closingDown = false;
   server.on("connection", (s: Socket) => {
+    if (closingDown) return void s.destroy();
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
@@ -61,13 +63,18 @@ export async function startHttpServer(handler: Handler = (_q, res) => void res.e
       current = h;
     },
     async close() {
-      const closing = [...sockets].map((s) => new Promise<void>((resolve) => (s.destroyed && s.closed ? resolve() : s.once("close", () => resolve()))));
-      server.closeAllConnections();
-      for (const s of sockets) s.destroy();
-      await Promise.all(closing);
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      closingDown = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      while (sockets.size > 0) {
+        // A socket still in the set has not emitted "close" yet (the listener that removes it runs on that event).
+        const closing = [...sockets].map((s) => new Promise<void>((resolve) => s.once("close", () => resolve())));
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+        await Promise.all(closing);
+      }
+      await closed;
       const open = await new Promise<number>((resolve, reject) => server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
-      if (sockets.size !== 0 || open !== 0) throw new Error(`test server: ${Math.max(open, sockets.size)} connections still open after close`);
+      if (sockets.size !== 0 || open !== 0) throw new Error(`test server ${port}: ${Math.max(open, sockets.size)} connections still open after close (sockets ${sockets.size}, server count ${open})`);
     },
   };
 }

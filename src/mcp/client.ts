@@ -1,0 +1,889 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  AbortedError,
+  ClosedError,
+  ConfigError,
+  InvalidOptionError,
+  OmniaToolsError,
+  TimeoutError,
+  noopLogger,
+  systemClock,
+  toError,
+  type Clock,
+  type JsonObject,
+  type JsonValue,
+  type Logger,
+  type TimerHandle,
+} from "../core/index.js";
+import { McpArgumentsError, McpAuthError, McpTransportError } from "./errors.js";
+import { interpretMcpResult, type McpCallResult } from "./result.js";
+import { loadMcpSdk, type McpSdk } from "./sdk.js";
+import { mcpToolAllowed } from "./tool-filter.js";
+import type { McpHandlerInput, McpToolDescriptor, McpTransportKind } from "./types.js";
+
+/**
+ * How the client introduces itself in `initialize`, as Omnia's runtime does.
+ * @public
+ */
+export const MCP_CLIENT_INFO = Object.freeze({ name: "omnia-runtime", version: "v1.0.0" });
+/**
+ * Default time allowed for connecting, in ms: spawning or reaching the server
+ * plus the `initialize` handshake.
+ * @public
+ */
+export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
+/** How long `close()` waits for a streamable-http session's `DELETE` before dropping the connection. */
+const TERMINATE_TIMEOUT_MS = 2_000;
+/**
+ * The SDK arms its own 60 s request timer unless given one (anti-pattern 4 in
+ * STYLE.md): the largest delay `setTimeout` accepts disables it, and our
+ * timeouts run on the injected clock instead.
+ */
+const NO_SDK_TIMEOUT_MS = 2_147_483_647;
+/** A server that pages forever is cut off here. */
+const MAX_LIST_PAGES = 1_000;
+/** MCP's own headers: a credential or an injected header never replaces them. */
+const PROTECTED_HEADERS: ReadonlySet<string> = new Set(["mcp-session-id", "mcp-protocol-version"]);
+
+/**
+ * Returns the headers to put on an outgoing MCP HTTP request, typically the
+ * handler's credential (`{ Authorization: "Bearer …" }`). Called for **every**
+ * HTTP request the client makes (the `initialize` handshake, each tool call,
+ * the event stream, the session `DELETE`), so a rotated token applies to the
+ * next request. May be async. A throw fails the call with an `McpAuthError`.
+ * @public
+ */
+export type McpHeaderProvider = () =>
+  | Readonly<Record<string, string>>
+  | undefined
+  | PromiseLike<Readonly<Record<string, string>> | undefined>;
+
+/**
+ * Options of {@link createMcpToolClient}.
+ * @public
+ */
+export interface McpToolClientOptions {
+  /**
+   * The handler's credential headers, resolved on every HTTP request (sse and
+   * streamable-http). Ignored, with a debug log, for a stdio handler, which has
+   * no header channel.
+   */
+  readonly headers?: McpHeaderProvider | undefined;
+  /**
+   * The undici dispatcher for the HTTP transports. Default: a private `Agent`
+   * that `close()` destroys.
+   */
+  readonly dispatcher?: Dispatcher | undefined;
+  /** Where the connect and call timeouts run. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+  /** Receives connection events and transport errors at debug level. Default: discards. */
+  readonly logger?: Logger | undefined;
+  /**
+   * Time allowed for connecting (spawning or reaching the server and the
+   * `initialize` handshake), in ms. Default 30 000; `0` means no limit. A call's
+   * own signal and timeout still bound how long that call waits.
+   */
+  readonly connectTimeoutMs?: number | undefined;
+}
+
+/**
+ * Per-call options of {@link McpToolClient.callTool}.
+ * @public
+ */
+export interface McpCallOptions {
+  /**
+   * Headers for this call only, typically a policy broker's injected headers.
+   * They go on every HTTP request made for the call and win over the
+   * {@link McpHeaderProvider}'s on a name collision (runtime-tools.md §3.5).
+   * Dropped, with a debug log, on a stdio handler.
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Abandons the call (and sends `notifications/cancelled`). The call rejects
+   * with the signal's reason when that is an `OmniaToolsError` (such as the
+   * executor's `TimeoutError`), else with an `AbortedError`.
+   */
+  readonly signal?: AbortSignal | undefined;
+  /** A deadline for this call in ms, on the client's clock; rejects with a `TimeoutError`. Default: none. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * Options of {@link McpToolClient.listTools}.
+ * @public
+ */
+export interface McpListOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * A client for one `mcp` handler's server, on the official MCP SDK.
+ * @public
+ */
+export interface McpToolClient {
+  /** The handler name. */
+  readonly handlerName: string;
+  /** The transport in use. */
+  readonly transport: McpTransportKind;
+  /** The tools found by the last successful {@link McpToolClient.listTools}; `undefined` before it. */
+  readonly tools: readonly McpToolDescriptor[] | undefined;
+  /** Whether the tool filter lets `name` through (no I/O). */
+  serves(name: string): boolean;
+  /**
+   * Connects if needed, lists the server's tools with `tools/list` (every
+   * page) and keeps those the tool filter lets through, in the server's
+   * order. Call it again to re-discover.
+   *
+   * @throws McpTransportError `handler "<name>": failed to connect MCP: <reason>`
+   *   when the server cannot be reached or initialised, or
+   *   `handler "<name>": failed to list MCP tools: <reason>`
+   * @throws ClosedError after `close()`; the signal's reason or AbortedError when aborted; TimeoutError for `timeoutMs`
+   */
+  listTools(options?: McpListOptions): Promise<readonly McpToolDescriptor[]>;
+  /**
+   * Calls `tools/call` and interprets the result (see `interpretMcpResult`):
+   * resolves with a success, or with an error outcome for an `isError` result
+   * (an `McpToolError`, not a breaker failure).
+   *
+   * Connects on first use and after a dropped session; a streamable-http
+   * request answered `404` (the server no longer knows the session) is sent
+   * again once on a fresh session, as the MCP spec requires.
+   *
+   * @throws McpTransportError `MCP tool call failed: <reason>` for a transport,
+   *   HTTP, JSON-RPC or result-parsing failure (a breaker failure)
+   * @throws McpArgumentsError when `args` is not a JSON object; McpAuthError
+   *   when the header provider throws; InvalidOptionError for a tool the filter
+   *   blocks; ClosedError after `close()`; the signal's reason or AbortedError
+   *   when aborted; TimeoutError for `timeoutMs`
+   */
+  callTool(name: string, args: string | JsonValue | undefined, options?: McpCallOptions): Promise<McpCallResult>;
+  /**
+   * Ends the session (a streamable-http session gets its `DELETE`, bounded to
+   * 2 s), stops a stdio child and waits for it to exit, and closes the
+   * client's own sockets. Calls in flight reject with a `ClosedError`.
+   * Idempotent: later calls return the same promise.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the MCP client of one `mcp` handler. Nothing is started here: the
+ * first `listTools()` or `callTool()` connects.
+ *
+ * - **Transports**: `streamable-http` and `sse` over undici (the host's
+ *   dispatcher or a private one); `stdio` spawns `command` with `args`, `env`
+ *   and `workDir`, its stderr going to the logger at debug level.
+ * - **Headers**: the {@link McpHeaderProvider} is called on every HTTP
+ *   request; per-call headers are added on top. On stdio there are none.
+ * - **Reconnects**: a session whose transport closed (a stdio child that
+ *   exited, an SSE stream that broke) or that failed at the transport level is
+ *   dropped; the next call opens a new one.
+ * - **Timeouts**: none hidden. The SDK's 60 s request timer is disabled; the
+ *   connect timeout and per-call timeouts run on the injected clock.
+ *
+ * @throws ConfigError (`ERR_OMNIA_CONFIG`) for a handler that cannot work:
+ *   a missing or non-http(s) endpoint, a missing command, auth on stdio, an
+ *   unknown transport
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for a bad option
+ * @example
+ * ```ts
+ * const mcp = createMcpToolClient(
+ *   { name: "docs", mcpConfig: { transport: "streamable-http", endpoint: "http://docs-mcp:8080/mcp" } },
+ *   { headers: () => ({ Authorization: `Bearer ${readToken()}` }) },
+ * );
+ * const tools = await mcp.listTools();                 // [{ name: "search", ... }]
+ * const outcome = await mcp.callTool("search", '{"q":"breakers"}', { timeoutMs: 30_000 });
+ * await mcp.close();
+ * ```
+ * @public
+ */
+export function createMcpToolClient(handler: McpHandlerInput, options: McpToolClientOptions = {}): McpToolClient {
+  if (typeof handler !== "object" || handler === null) {
+    throw new InvalidOptionError(`createMcpToolClient: handler must be an object; got ${String(handler)}`);
+  }
+  if (typeof options !== "object" || options === null) {
+    throw new InvalidOptionError(`createMcpToolClient: options must be an object; got ${String(options)}`);
+  }
+  if (options.headers !== undefined && typeof options.headers !== "function") {
+    throw new InvalidOptionError(`createMcpToolClient: headers must be a function; got ${typeof options.headers}`);
+  }
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_MCP_CONNECT_TIMEOUT_MS;
+  if (typeof connectTimeoutMs !== "number" || !(connectTimeoutMs >= 0)) {
+    throw new InvalidOptionError(`createMcpToolClient: connectTimeoutMs must be a non-negative number of milliseconds; got ${String(connectTimeoutMs)}`);
+  }
+  return new McpToolClientImpl(validateHandler(handler), options, connectTimeoutMs);
+}
+
+interface ValidHandler {
+  readonly name: string;
+  readonly kind: McpTransportKind;
+  readonly config: McpHandlerInput["mcpConfig"];
+  readonly url: URL | undefined;
+}
+
+function validateHandler(handler: McpHandlerInput): ValidHandler {
+  const name = handler.name;
+  if (typeof name !== "string" || name === "") {
+    throw new InvalidOptionError(`createMcpToolClient: handler.name must be a non-empty string; got ${JSON.stringify(name)}`);
+  }
+  const config = handler.mcpConfig;
+  const fail = (message: string): never => {
+    throw new ConfigError({ path: "", message: `handler ${JSON.stringify(name)}: ${message}` });
+  };
+  if (typeof config !== "object" || config === null) return fail("mcpConfig is required for mcp handlers");
+  const kind = config.transport;
+  if (kind === "stdio") {
+    if (typeof config.command !== "string" || config.command === "") return fail("command is required for mcp handlers with stdio transport");
+    if (handler.auth !== undefined && handler.auth !== null) return fail("auth is not supported for mcp handlers with stdio transport");
+    return { name, kind, config, url: undefined };
+  }
+  if (kind !== "sse" && kind !== "streamable-http") return fail(`unsupported MCP transport: ${String(kind)}`);
+  const label = kind === "sse" ? "SSE" : "streamable-http";
+  if (typeof config.endpoint !== "string" || config.endpoint === "") return fail(`endpoint is required for mcp handlers with ${label} transport`);
+  let url: URL;
+  try {
+    url = new URL(config.endpoint);
+  } catch {
+    return fail(`invalid MCP endpoint; got ${JSON.stringify(config.endpoint)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return fail(`MCP endpoint must be an http or https URL; got ${JSON.stringify(config.endpoint)}`);
+  return { name, kind, config, url };
+}
+
+/** One connected MCP session: an SDK client bound to one transport. */
+interface Session {
+  readonly sdk: McpSdk;
+  readonly client: Client;
+  readonly transport: Transport;
+  readonly id: number;
+  /** Closed, broken or being closed: never used for a new request. */
+  dead: boolean;
+  /** Set once the session is on its way to being closed. */
+  retiring: boolean;
+  closing: Promise<void> | undefined;
+  /** HTTP requests of exchanges on this session still waiting for their response headers. */
+  readonly inflight: Set<Promise<unknown>>;
+  /** The header provider's failure while this session was connecting, if any. */
+  authFailure: McpAuthError | undefined;
+}
+
+/**
+ * What became of one HTTP request. `not-taken`: answered 404 (the server does
+ * not know the session), refused, or never sent; no server can have run it.
+ * `taken`: anything else, including a failure after it was sent.
+ */
+type Delivery = "taken" | "not-taken";
+
+/** One tool call or listing, as the fetch wrapper sees it. */
+interface Exchange {
+  readonly session: Session;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly deliveries: Promise<Delivery>[];
+}
+
+/** A per-operation abort scope: the caller's signal, a deadline, or both. */
+interface Scope {
+  readonly signal: AbortSignal;
+  dispose(): void;
+}
+
+const ACCEPT_ALL_VALIDATOR = {
+  // Omnia's Go client does not validate structured content against a tool's
+  // outputSchema; neither do we (and no ajv instance is built per session).
+  getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }),
+};
+
+class McpToolClientImpl implements McpToolClient {
+  readonly handlerName: string;
+  readonly transport: McpTransportKind;
+  private readonly handler: ValidHandler;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly connectTimeoutMs: number;
+  private readonly headerProvider: McpHeaderProvider | undefined;
+  private readonly hostDispatcher: Dispatcher | undefined;
+  private ownAgent: Agent | undefined;
+  /** The exchange (tool call or listing) an HTTP request belongs to: its headers and what became of its requests. */
+  private readonly exchanges = new AsyncLocalStorage<Exchange>();
+  private readonly lifecycle = new AbortController();
+  private readonly pendingCloses = new Set<Promise<void>>();
+  /** Every session not yet closed, so that `close()` can close them all at once. */
+  private readonly open = new Set<Session>();
+  private current: Session | undefined;
+  private connecting: Promise<Session> | undefined;
+  private sessions = 0;
+  private discovered: readonly McpToolDescriptor[] | undefined;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(handler: ValidHandler, options: McpToolClientOptions, connectTimeoutMs: number) {
+    this.handler = handler;
+    this.handlerName = handler.name;
+    this.transport = handler.kind;
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? noopLogger;
+    this.connectTimeoutMs = connectTimeoutMs;
+    this.hostDispatcher = options.dispatcher;
+    this.headerProvider = options.headers;
+    if (handler.kind === "stdio" && options.headers !== undefined) {
+      this.logger.debug("mcp: stdio has no header channel; the header provider is ignored", { handler: handler.name });
+    }
+  }
+
+  get tools(): readonly McpToolDescriptor[] | undefined {
+    return this.discovered;
+  }
+
+  serves(name: string): boolean {
+    return mcpToolAllowed(this.handler.config.toolFilter, name);
+  }
+
+  async listTools(options: McpListOptions = {}): Promise<readonly McpToolDescriptor[]> {
+    this.assertOpen("listTools");
+    const prefix = `handler ${JSON.stringify(this.handlerName)}: `;
+    const scope = createScope(options.signal, options.timeoutMs, this.clock);
+    try {
+      const tools = await this.exchange(scope, prefix, `${prefix}failed to list MCP tools: `, undefined, (session) => this.listAll(session, scope.signal));
+      this.discovered = tools;
+      return tools;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async callTool(name: string, args: string | JsonValue | undefined, options: McpCallOptions = {}): Promise<McpCallResult> {
+    this.assertOpen("callTool");
+    if (!this.serves(name)) {
+      throw new InvalidOptionError(`mcp handler ${JSON.stringify(this.handlerName)}: tool ${JSON.stringify(name)} is not served (blocked by toolFilter)`);
+    }
+    const params = { name, arguments: mcpArguments(args) };
+    let headers = options.headers;
+    if (this.transport === "stdio" && headers !== undefined) {
+      if (Object.keys(headers).length > 0) {
+        this.logger.debug("mcp: stdio has no header channel; the call's headers are dropped", { handler: this.handlerName, tool: name, headers: Object.keys(headers) });
+      }
+      headers = undefined;
+    }
+    const scope = createScope(options.signal, options.timeoutMs, this.clock);
+    try {
+      const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) =>
+        session.client.request({ method: "tools/call", params }, session.sdk.CallToolResultSchema, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS }),
+      );
+      return interpretMcpResult(name, raw);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /**
+   * Runs one request exchange on the live session (connecting first when
+   * needed). When it fails and none of its HTTP requests reached a server that
+   * took it (each was answered 404, "unknown session", or refused), the session
+   * is replaced and the exchange sent once more: the server provably did not
+   * run it. Anything else fails with `failPrefix`.
+   */
+  private async exchange<T>(
+    scope: Scope,
+    connectPrefix: string,
+    failPrefix: string,
+    headers: Readonly<Record<string, string>> | undefined,
+    op: (session: Session) => Promise<T>,
+  ): Promise<T> {
+    for (let resent = false; ; resent = true) {
+      const session = await this.sessionFor(scope, connectPrefix);
+      const exchange: Exchange = { session, headers, deliveries: [] };
+      try {
+        return await this.exchanges.run(exchange, () => op(session));
+      } catch (error) {
+        const fatal = this.settleFailure(error, session, scope);
+        if (fatal !== undefined) throw fatal;
+        // stdio has no HTTP request to account for: whatever was written to the child may have run.
+        if (!resent && this.transport !== "stdio" && (await undelivered(exchange, scope.signal))) {
+          this.logger.debug("mcp: the request did not reach a server that knows the session; reconnecting", { handler: this.handlerName, session: session.id });
+          this.retire(session);
+          continue;
+        }
+        if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
+        throw this.transportError(failPrefix, error, session.sdk);
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      this.lifecycle.abort(new ClosedError(`mcp handler ${JSON.stringify(this.handlerName)}: closed`));
+      const session = this.current;
+      this.current = undefined;
+      if (session !== undefined) this.track(this.closeSession(session, true));
+      for (const other of this.open) this.track(this.closeSession(other, false));
+      if (this.connecting !== undefined) await this.connecting.catch(() => undefined);
+      while (this.pendingCloses.size > 0) await Promise.all([...this.pendingCloses]);
+      const agent = this.ownAgent;
+      this.ownAgent = undefined;
+      if (agent !== undefined) await agent.destroy();
+    })();
+    return this.closing;
+  }
+
+  // --- sessions --------------------------------------------------------------
+
+  /** The live session, connecting first when there is none; connect failures get `prefix`. */
+  private async sessionFor(scope: Scope, prefix: string): Promise<Session> {
+    try {
+      return await raceAbort(this.liveSession(), scope.signal);
+    } catch (error) {
+      if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
+      if (this.closed) throw this.closedError();
+      if (error instanceof McpTransportError) {
+        throw new McpTransportError(`${prefix}${error.message}`, this.handlerName, error, { cause: error.cause });
+      }
+      throw error;
+    }
+  }
+
+  private liveSession(): Promise<Session> {
+    const session = this.current;
+    if (session !== undefined && !session.dead) return Promise.resolve(session);
+    if (this.connecting === undefined) {
+      if (session !== undefined) this.retire(session);
+      const connecting = this.openSession().then((opened) => {
+        if (this.closed) {
+          this.track(this.closeSession(opened, true));
+          throw this.closedError();
+        }
+        this.current = opened;
+        return opened;
+      });
+      const clear = (): void => {
+        if (this.connecting === connecting) this.connecting = undefined;
+      };
+      connecting.then(clear, clear);
+      this.connecting = connecting;
+    }
+    return this.connecting;
+  }
+
+  private async openSession(): Promise<Session> {
+    const sdk = await loadMcpSdk();
+    const transport = this.createTransport(sdk);
+    const client = new sdk.Client({ ...MCP_CLIENT_INFO }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL_VALIDATOR });
+    const session: Session = { sdk, client, transport, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined };
+    this.open.add(session);
+    client.onclose = () => {
+      if (!session.dead) this.logger.debug("mcp: session closed by the transport", { handler: this.handlerName, session: session.id });
+      session.dead = true;
+    };
+    client.onerror = (error) => this.onTransportError(session, error);
+    const scope = createScope(this.lifecycle.signal, this.connectTimeoutMs, this.clock);
+    try {
+      const connecting: Exchange = { session, headers: undefined, deliveries: [] };
+      await raceAbort(
+        this.exchanges.run(connecting, () => client.connect(transport, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS })),
+        scope.signal,
+      );
+    } catch (error) {
+      session.dead = true;
+      this.track(this.closeSession(session, false));
+      if (this.closed) throw this.closedError();
+      // A failing credential is not the server's fault, even when the SSE event
+      // stream reported it only as text.
+      const auth = error instanceof McpAuthError ? error : session.authFailure;
+      if (auth !== undefined && !scope.signal.aborted) throw auth;
+      const reason: unknown = scope.signal.aborted ? scope.signal.reason : error;
+      throw this.transportError("failed to connect MCP: ", reason, sdk);
+    } finally {
+      scope.dispose();
+    }
+    this.logger.debug("mcp: connected", { handler: this.handlerName, transport: this.transport, session: session.id });
+    return session;
+  }
+
+  private createTransport(sdk: McpSdk): Transport {
+    const config = this.handler.config;
+    if (this.handler.kind === "stdio") {
+      const env = config.env === undefined ? undefined : { ...config.env };
+      const transport = new sdk.StdioClientTransport({
+        command: config.command as string,
+        args: [...(config.args ?? [])],
+        ...(env === undefined ? {} : { env }),
+        ...(config.workDir === undefined || config.workDir === "" ? {} : { cwd: config.workDir }),
+        stderr: "pipe",
+      });
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        this.logger.debug("mcp: stdio server stderr", { handler: this.handlerName, text: chunk.toString("utf8") });
+      });
+      return transport;
+    }
+    const url = this.handler.url as URL;
+    const fetch = this.fetch;
+    if (this.handler.kind === "sse") {
+      return new sdk.SSEClientTransport(url, { fetch, eventSourceInit: { fetch } });
+    }
+    // No background reconnection of the event stream: it would run on the SDK's
+    // own timers. A broken session is replaced on the next call instead.
+    return new sdk.StreamableHTTPClientTransport(url, {
+      fetch,
+      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5 },
+    });
+  }
+
+  private onTransportError(session: Session, error: Error): void {
+    this.logger.debug("mcp: transport error", { handler: this.handlerName, session: session.id, error: describe(error) });
+    // An SSE session lives on its event stream: once that breaks (the server
+    // went away or restarted), the session is gone and no new request uses it.
+    // Its POSTs already on the wire are let finish first (bounded): one answered
+    // 404 by a restarted server proves its call never ran there, so that call can
+    // be sent again on a new session instead of failing. Closing also clears the
+    // EventSource's own reconnect timer, armed right after it reported the error.
+    if (this.transport === "sse" && error instanceof session.sdk.SseError && !session.dead) {
+      session.dead = true;
+      session.retiring = true;
+      if (this.current === session) this.current = undefined;
+      this.track(
+        (async () => {
+          await withDeadline(Promise.allSettled([...session.inflight]).then(() => undefined), TERMINATE_TIMEOUT_MS, this.clock);
+          await this.closeSession(session, false);
+        })(),
+      );
+    }
+  }
+
+  /** Drops a session and closes it in the background (`close()` waits for it). */
+  private retire(session: Session): void {
+    if (this.current === session) this.current = undefined;
+    session.dead = true;
+    if (session.retiring) return;
+    session.retiring = true;
+    this.track(this.closeSession(session, false));
+  }
+
+  private closeSession(session: Session, terminate: boolean): Promise<void> {
+    session.dead = true;
+    session.closing ??= (async () => {
+      const transport = session.transport as Transport & { terminateSession?: () => Promise<void> };
+      if (terminate && this.transport === "streamable-http" && transport.sessionId !== undefined && typeof transport.terminateSession === "function") {
+        await withDeadline(transport.terminateSession(), TERMINATE_TIMEOUT_MS, this.clock).catch((error: unknown) => {
+          this.logger.debug("mcp: session DELETE failed", { handler: this.handlerName, error: describe(error) });
+        });
+      }
+      try {
+        await session.client.close();
+      } catch (error) {
+        this.logger.debug("mcp: closing the session failed", { handler: this.handlerName, error: describe(error) });
+      }
+      this.open.delete(session);
+    })();
+    return session.closing;
+  }
+
+  private track(promise: Promise<void>): void {
+    this.pendingCloses.add(promise);
+    void promise.finally(() => this.pendingCloses.delete(promise));
+  }
+
+  // --- failures --------------------------------------------------------------
+
+  /**
+   * The error to throw as is (abort, close, auth), or `undefined` when the
+   * failure is the server's. A transport-level failure retires the session.
+   */
+  private settleFailure(error: unknown, session: Session, scope: Scope): Error | undefined {
+    if (scope.signal.aborted) return abortReason(scope.signal, this.handlerName);
+    if (this.closed) return this.closedError();
+    if (error instanceof McpAuthError) return error;
+    if (!isProtocolError(error, session.sdk)) this.retire(session);
+    return undefined;
+  }
+
+  private transportError(prefix: string, error: unknown, sdk: McpSdk): McpTransportError {
+    if (error instanceof McpTransportError) return new McpTransportError(`${prefix}${error.message}`, this.handlerName, error, { cause: error.cause });
+    return new McpTransportError(
+      `${prefix}${describe(error)}`,
+      this.handlerName,
+      { rpcCode: rpcCodeOf(error, sdk), httpStatus: httpStatusOf(error, sdk), causeCode: causeCodeOf(error) },
+      { cause: error },
+    );
+  }
+
+  private closedError(): ClosedError {
+    return new ClosedError(`mcp handler ${JSON.stringify(this.handlerName)}: the client is closed`);
+  }
+
+  private assertOpen(method: string): void {
+    if (this.closed) throw new ClosedError(`mcp handler ${JSON.stringify(this.handlerName)}: ${method}() after close()`);
+  }
+
+  // --- tools/list ------------------------------------------------------------
+
+  private async listAll(session: Session, signal: AbortSignal): Promise<readonly McpToolDescriptor[]> {
+    const sdk = session.sdk;
+    const out: McpToolDescriptor[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const result = await session.client.request(
+        { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
+        sdk.ListToolsResultSchema,
+        { signal, timeout: NO_SDK_TIMEOUT_MS },
+      );
+      for (const tool of result.tools) {
+        if (!this.serves(tool.name)) {
+          this.logger.debug("mcp: tool filtered out", { handler: this.handlerName, tool: tool.name });
+          continue;
+        }
+        if (seen.has(tool.name)) {
+          this.logger.warn("mcp: the server listed a tool twice; keeping the first", { handler: this.handlerName, tool: tool.name });
+          continue;
+        }
+        seen.add(tool.name);
+        const descriptor: McpToolDescriptor = {
+          name: tool.name,
+          description: tool.description ?? "",
+          inputSchema: tool.inputSchema as JsonObject,
+          ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema as JsonObject }),
+        };
+        out.push(Object.freeze(descriptor));
+      }
+      if (result.nextCursor === undefined || result.nextCursor === "" || result.nextCursor === cursor) return Object.freeze(out);
+      cursor = result.nextCursor;
+    }
+    this.logger.warn("mcp: tools/list kept paging; stopped", { handler: this.handlerName, pages: MAX_LIST_PAGES });
+    return Object.freeze(out);
+  }
+
+  // --- HTTP ------------------------------------------------------------------
+
+  /**
+   * The fetch every MCP HTTP request goes through: the request's own headers,
+   * then the header provider's (the credential), then the exchange's
+   * (injected), later winning, except MCP's session and protocol-version
+   * headers. It also notes, for the exchange, whether each request was taken
+   * by a server that knows the session.
+   */
+  private readonly fetch: FetchLike = (url, init) => {
+    const exchange = this.exchanges.getStore();
+    const attempt = { dispatched: false };
+    const pending = this.send(url, init, exchange, attempt);
+    if (exchange !== undefined) {
+      const inflight = exchange.session.inflight;
+      inflight.add(pending);
+      const done = (): void => void inflight.delete(pending);
+      pending.then(done, done);
+    }
+    exchange?.deliveries.push(
+      pending.then(
+        (response): Delivery => (response.status === 404 ? "not-taken" : "taken"),
+        (error: unknown): Delivery => (!attempt.dispatched || causeCodeOf(error) === "ECONNREFUSED" ? "not-taken" : "taken"),
+      ),
+    );
+    return pending;
+  };
+
+  private async send(url: string | URL, init: RequestInit | undefined, exchange: Exchange | undefined, attempt: { dispatched: boolean }): Promise<Response> {
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, key) => {
+      headers[key] = value;
+    });
+    let provided: Readonly<Record<string, string>> | undefined;
+    try {
+      provided = await this.provided();
+    } catch (error) {
+      if (exchange !== undefined && error instanceof McpAuthError) exchange.session.authFailure = error;
+      throw error;
+    }
+    for (const layer of [provided, exchange?.headers]) {
+      if (layer === undefined) continue;
+      for (const [key, value] of Object.entries(layer)) {
+        const lower = key.toLowerCase();
+        if (!PROTECTED_HEADERS.has(lower)) headers[lower] = value;
+      }
+    }
+    const signal = init?.signal;
+    if (signal?.aborted === true) throw signal.reason;
+    const dispatcher = this.hostDispatcher ?? (this.ownAgent ??= new Agent());
+    attempt.dispatched = true;
+    const response = await undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
+    return response as unknown as Response;
+  }
+
+  private async provided(): Promise<Readonly<Record<string, string>> | undefined> {
+    if (this.headerProvider === undefined) return undefined;
+    let headers: unknown;
+    try {
+      headers = await this.headerProvider();
+    } catch (error) {
+      throw new McpAuthError(this.handlerName, describe(error), { cause: error });
+    }
+    if (headers === undefined || headers === null) return undefined;
+    if (typeof headers !== "object" || Array.isArray(headers)) {
+      throw new McpAuthError(this.handlerName, `the header provider must return an object of header names to values; got ${Array.isArray(headers) ? "an array" : typeof headers}`);
+    }
+    return headers as Readonly<Record<string, string>>;
+  }
+}
+
+// --- helpers -----------------------------------------------------------------
+
+/**
+ * Whether no HTTP request of the exchange was taken by a server that knows the
+ * session: each was answered 404, refused or never sent (none at all counts:
+ * the session closed before the request went out). Waits for requests still in
+ * flight (closing the session aborts them), unless `signal` aborts.
+ */
+async function undelivered(exchange: Exchange, signal: AbortSignal): Promise<boolean> {
+  try {
+    const outcomes = await raceAbort(Promise.all(exchange.deliveries), signal);
+    return outcomes.every((d) => d === "not-taken");
+  } catch {
+    return false;
+  }
+}
+
+/** Go's rule (`parseMCPArgs`): the arguments must decode into a JSON object; empty means `{}`. */
+function mcpArguments(args: string | JsonValue | undefined): Record<string, JsonValue> {
+  let value: unknown = args;
+  if (typeof args === "string") {
+    if (args === "") return {};
+    try {
+      value = JSON.parse(args);
+    } catch (error) {
+      throw new McpArgumentsError(`failed to parse MCP args: ${describe(error)}`, { cause: error });
+    }
+  }
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new McpArgumentsError(`failed to parse MCP args: json: cannot unmarshal ${goKind(value)} into Go value of type map[string]interface {}`);
+  }
+  return value as Record<string, JsonValue>;
+}
+
+function goKind(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "boolean") return "bool";
+  return typeof value;
+}
+
+/** A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. */
+function isProtocolError(error: unknown, sdk: McpSdk): boolean {
+  const code = rpcCodeOf(error, sdk);
+  if (code !== undefined) return code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout;
+  return (error as { name?: unknown } | null)?.name === "ZodError";
+}
+
+function rpcCodeOf(error: unknown, sdk: McpSdk): number | undefined {
+  return error instanceof sdk.McpError ? error.code : undefined;
+}
+
+function httpStatusOf(error: unknown, sdk: McpSdk): number | undefined {
+  if (error instanceof sdk.StreamableHTTPError) return typeof error.code === "number" && error.code > 0 ? error.code : undefined;
+  if (!(error instanceof Error)) return undefined;
+  // SSEClientTransport throws a plain Error: `Error POSTing to endpoint (HTTP <status>): <body>`.
+  const match = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message);
+  return match === null ? undefined : Number(match[1]);
+}
+
+function causeCodeOf(error: unknown): string | undefined {
+  const found = chainCode(error);
+  if (found !== undefined) return found;
+  // SSEClientTransport reports a failed event stream with the cause only in its text.
+  const match = error instanceof Error ? /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(error.message) : null;
+  return match?.[1];
+}
+
+function chainCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
+    else current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** An error's message followed by its causes' (`fetch failed: connect ECONNREFUSED 127.0.0.1:9`). */
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    const e = toError(current);
+    let text = e.message;
+    const errors = (e as { errors?: unknown }).errors;
+    if (text === "" && Array.isArray(errors) && errors.length > 0) text = toError(errors[0]).message;
+    if (text !== "" && !parts.some((p) => p.includes(text))) parts.push(text);
+    current = e.cause;
+  }
+  return parts.join(": ") || String(error);
+}
+
+function abortReason(signal: AbortSignal, handlerName: string): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof OmniaToolsError) return reason;
+  return new AbortedError(`mcp handler ${JSON.stringify(handlerName)}: the caller's signal aborted`, { cause: reason });
+}
+
+/** A signal that aborts with the parent's reason, or with a TimeoutError after `timeoutMs` on `clock`. */
+function createScope(parent: AbortSignal | undefined, timeoutMs: number | undefined, clock: Clock): Scope {
+  const controller = new AbortController();
+  let timer: TimerHandle | undefined;
+  const onAbort = (): void => controller.abort(parent?.reason);
+  if (parent !== undefined) {
+    if (parent.aborted) controller.abort(parent.reason);
+    else parent.addEventListener("abort", onAbort, { once: true });
+  }
+  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs) && !controller.signal.aborted) {
+    timer = clock.setTimeout(() => controller.abort(new TimeoutError(timeoutMs)), timeoutMs);
+  }
+  return {
+    signal: controller.signal,
+    dispose() {
+      timer?.clear();
+      parent?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/** Settles with `promise`, or resolves after `ms` on `clock`, whichever is first. */
+function withDeadline(promise: Promise<void>, ms: number, clock: Clock): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = clock.setTimeout(resolve, ms);
+    promise.then(
+      () => {
+        timer.clear();
+        resolve();
+      },
+      (error: unknown) => {
+        timer.clear();
+        reject(error as Error);
+      },
+    );
+  });
+}

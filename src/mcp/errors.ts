@@ -1,0 +1,99 @@
+import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+
+/**
+ * The text of an `isError` result with no leading text content (Omnia's `mcpErrorMessage`).
+ * @public
+ */
+export const MCP_TOOL_ERROR_FALLBACK = "MCP tool returned error";
+
+/**
+ * The MCP server answered `tools/call` with a result whose `isError` is true.
+ * The message is the text the model sees: the first content item's text when
+ * that item is a non-empty text, else `MCP tool returned error`.
+ *
+ * Not a breaker failure and never retried: the server answered (Omnia wraps
+ * it as a client error, runtime-tools.md §1.3, §2.3).
+ * @public
+ */
+export class McpToolError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_MCP_TOOL_ERROR";
+  /** The tool that was called. */
+  readonly toolName: string;
+  constructor(toolName: string, message: string, options?: OmniaToolsErrorOptions) {
+    super(message, options);
+    this.toolName = toolName;
+  }
+}
+
+/**
+ * The MCP exchange itself failed: the server could not be reached or
+ * connected to (refused, reset, DNS, a child process that would not start or
+ * exited), the transport answered with an HTTP error, the server answered with
+ * a JSON-RPC error (unknown tool, invalid params, internal error), or its
+ * result did not parse.
+ *
+ * A breaker failure, and retryable under `mcpConfig.retryPolicy`
+ * (runtime-tools.md §1.3, §2.3). Messages follow Omnia: a call reads
+ * `MCP tool call failed: <reason>`; discovery reads
+ * `handler "<name>": failed to connect MCP: <reason>` or
+ * `handler "<name>": failed to list MCP tools: <reason>`.
+ * @public
+ */
+export class McpTransportError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_MCP_TRANSPORT";
+  /** The handler whose server failed. */
+  readonly handlerName: string;
+  /** The JSON-RPC error code when the server answered with one (e.g. `-32602`); `-32000` for a closed connection. */
+  readonly rpcCode: number | undefined;
+  /**
+   * The HTTP status when the MCP endpoint answered a request with a non-2xx
+   * status. Deliberately not named `status`: unlike an HTTP tool's 4xx, an MCP
+   * endpoint's 4xx is still a breaker failure.
+   */
+  readonly httpStatus: number | undefined;
+  /** The Node or undici error code behind a connection failure, e.g. `ECONNREFUSED`. */
+  readonly causeCode: string | undefined;
+  constructor(
+    message: string,
+    handlerName: string,
+    details: { readonly rpcCode?: number | undefined; readonly httpStatus?: number | undefined; readonly causeCode?: string | undefined } = {},
+    options?: OmniaToolsErrorOptions,
+  ) {
+    super(message, options);
+    this.handlerName = handlerName;
+    this.rpcCode = details.rpcCode;
+    this.httpStatus = details.httpStatus;
+    this.causeCode = details.causeCode;
+  }
+}
+
+/**
+ * The tool-call arguments are not a JSON object (or not JSON). Nothing was
+ * sent. The message is Omnia's: `failed to parse MCP args: <reason>`.
+ *
+ * Not a breaker failure (the server was never asked) and not retried (it
+ * cannot succeed on a second attempt). Omnia retries it; see the README.
+ * @public
+ */
+export class McpArgumentsError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_MCP_ARGUMENTS";
+}
+
+/**
+ * The host's header provider (the handler's credential) threw or returned
+ * something that is not a header map. Nothing was sent. The message is
+ * `handler "<name>" auth: <reason>`, as for an HTTP handler.
+ *
+ * Not a breaker failure and not retried: auth resolution happens before the
+ * backend is reached (runtime-tools.md §1.3).
+ * @public
+ */
+export class McpAuthError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_MCP_AUTH";
+  /** The handler whose credential could not be resolved. */
+  readonly handlerName: string;
+  constructor(handlerName: string, reason: string, options?: OmniaToolsErrorOptions) {
+    super(`handler ${JSON.stringify(handlerName)} auth: ${reason}`, options);
+    this.handlerName = handlerName;
+  }
+}

@@ -1,0 +1,45 @@
+import type { JsonValue, Logger } from "../core/index.js";
+import type { HandlerConfig, ToolRegistry } from "../manifest/index.js";
+import { buildOmniaHeaders, canonicalizeHeaders, identityPayload, toolHopIdentity, type AgentInfo, type Identity } from "../headers/index.js";
+import type { DecisionRequest } from "../policy/index.js";
+import type { ToolCall } from "./outcome.js";
+
+/**
+ * The policy decision request for one call (runtime-tools.md §3.4): the headers
+ * an HTTP tool call would carry, MIME-canonicalised, with the **registry** name
+ * (the ToolRegistry's, else the handler's) as `X-Omnia-Tool-Registry`; the
+ * arguments when they are an object; the identity payload.
+ * @internal Does not follow semver.
+ */
+export function buildDecisionRequest(input: {
+  readonly call: ToolCall;
+  readonly handler: HandlerConfig;
+  readonly registry: ToolRegistry;
+  readonly identity: Identity | undefined;
+  readonly agent: AgentInfo | undefined;
+  readonly args: JsonValue | undefined;
+  readonly logger: Logger;
+}): DecisionRequest {
+  const registryName = input.registry.name ?? input.handler.name;
+  const headers = canonicalizeHeaders(
+    buildOmniaHeaders({
+      identity: input.identity,
+      agent: input.agent,
+      toolName: input.call.name,
+      handlerName: registryName,
+      args: input.args,
+      logger: input.logger,
+    }),
+  );
+  const args = input.args;
+  const body = typeof args === "object" && args !== null && !Array.isArray(args) && Object.keys(args).length > 0 ? args : null;
+  return {
+    toolName: input.call.name,
+    handlerName: input.handler.name,
+    handlerType: input.handler.type,
+    registryName,
+    arguments: body,
+    identity: identityPayload(toolHopIdentity({ identity: input.identity, agent: input.agent })),
+    headers,
+  };
+}

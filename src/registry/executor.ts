@@ -1,0 +1,423 @@
+import {
+  ClosedError,
+  InvalidOptionError,
+  noopLogger,
+  systemClock,
+  toError,
+  isOmniaToolsError,
+  type Clock,
+  type JsonValue,
+  type Logger,
+  type OmniaToolsError,
+} from "../core/index.js";
+import type { GrpcHandlerConfig, HandlerConfig, ToolDescriptor, ToolRegistry } from "../manifest/index.js";
+import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata, type AgentInfo, type Identity } from "../headers/index.js";
+import { createToolServiceClient, type ToolServiceClient } from "../grpc/index.js";
+import { createCircuitBreakers, type CircuitBreaker, type CircuitBreakers } from "../breaker/index.js";
+import { runWithRetry, type AttemptOutcome, type RetryPolicyOptions, type RetryResult } from "../retry/index.js";
+import { decide, PolicyDeniedError, type PolicyOption } from "../policy/index.js";
+import type { Recorder, ToolCallRecord } from "../records/index.js";
+import {
+  interpretClientResult,
+  NO_CLIENT_REASON,
+  PendingClientCalls,
+  type ClientToolRequest,
+  type ClientToolResult,
+} from "../client-tools/index.js";
+import { BackendError, ClientToolError, InvalidArgumentsError, UnknownToolError, type CallContext, type ToolCall, type ToolOutcome } from "./outcome.js";
+import { resolveAuthHeaders, resolveSecretHeaders, type SecretResolver, type WorkloadTokenAcquirer, type WorkloadTokenCache } from "./auth.js";
+import { buildDecisionRequest } from "./decision-request.js";
+import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
+import { httpAttempt, httpRetrySetup, type HttpSuccess, type PreparedHttpCall } from "./http-backend.js";
+import { grpcAttempt, grpcRetrySetup, type PreparedGrpcCall } from "./grpc-backend.js";
+
+/**
+ * Mints the delegation JWT sent as `x-omnia-delegation` for a handler with
+ * `delegation.enabled` (contract 1.9.0).
+ * @public
+ */
+export type DelegationSource = (request: {
+  readonly toolName: string;
+  readonly handlerName: string;
+  readonly identity: Identity | undefined;
+}) => string | Promise<string>;
+
+/**
+ * Options of {@link createToolExecutor}.
+ * @public
+ */
+export interface ToolExecutorOptions {
+  /** The loaded registry (`loadToolRegistry`). Required. */
+  readonly registry: ToolRegistry;
+  /** The runtime's agent: name, namespace, workspace, provider, model (x-omnia-* on every call). */
+  readonly agent?: AgentInfo;
+  /** The per-tool breaker set. Default: a new set owned by this executor. Share one set to share breakers. */
+  readonly breakers?: CircuitBreakers;
+  /** A policy decision hook, called once per server-executed call before any backend call. Default: none. */
+  readonly policy?: PolicyOption;
+  /** Receives one record per call. Default: none. */
+  readonly recorder?: Recorder;
+  /** Default: discard. */
+  readonly logger?: Logger;
+  /** Every timeout, backoff and breaker runs on it. Default `systemClock`. */
+  readonly clock?: Clock;
+  /** The undici dispatcher for HTTP backends. Default: an `Agent` the executor creates lazily and closes in `close()`. */
+  readonly dispatcher?: HttpDispatcher;
+  /** Resolves `auth.secretRef` and `headersFromSecret`. Default: read the operator's mounted token files. */
+  readonly secrets?: SecretResolver;
+  /** Acquires workload-identity tokens. Default: none (such handlers fail every call). */
+  readonly workloadIdentity?: WorkloadTokenAcquirer;
+  /** Mints delegation tokens. Default: none (no `x-omnia-delegation`). */
+  readonly delegation?: DelegationSource;
+  /** Jitter source for retry backoff, values in [0, 1). Default `Math.random`. */
+  readonly random?: () => number;
+  /** Safety timeout for pending client calls, in ms; on expiry the call is recorded denied. Default: none. */
+  readonly clientCallTimeoutMs?: number;
+}
+
+/**
+ * Executes tool calls the way Omnia's runtime does.
+ * @public
+ */
+export interface ToolExecutor {
+  /**
+   * Executes one call: policy → retry → (attempt timeout → breaker → backend) → record.
+   * Resolves to an outcome for every backend or model fault.
+   * @throws ClosedError after `close()`; AbortedError when `ctx.signal` aborts
+   */
+  execute(call: ToolCall, ctx?: CallContext): Promise<ToolOutcome>;
+  /**
+   * Completes a client call with the client's answer and records it.
+   * @throws UnknownClientCallError for a call id that is not pending
+   */
+  completeClientCall(result: ClientToolResult): ToolOutcome;
+  /** Closes what the executor created (its HTTP agent). Idempotent. Pending client calls are dropped. */
+  close(): Promise<void>;
+}
+
+const KNOWN_OPTIONS = new Set([
+  "registry",
+  "agent",
+  "breakers",
+  "policy",
+  "recorder",
+  "logger",
+  "clock",
+  "dispatcher",
+  "secrets",
+  "workloadIdentity",
+  "delegation",
+  "random",
+  "clientCallTimeoutMs",
+]);
+
+interface PendingClient {
+  readonly request: ClientToolRequest;
+  readonly startedAt: number;
+  readonly handler: HandlerConfig;
+  readonly sessionId: string | undefined;
+  readonly args: JsonValue | string;
+}
+
+/**
+ * Creates a tool executor over a loaded registry.
+ *
+ * @example
+ * ```ts
+ * const registry = loadToolRegistry(readFileSync("registry.yaml", "utf8"));
+ * const executor = createToolExecutor({ registry, agent: { name: "support", namespace: "agents" } });
+ * const outcome = await executor.execute({ id: "c1", name: "lookup", arguments: '{"id":1}' });
+ * if (outcome.status === "success") console.log(outcome.resultJson);
+ * await executor.close();
+ * ```
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option or a missing registry
+ * @public
+ */
+export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
+  validateOptions(options);
+  const registry = options.registry;
+  const logger = options.logger ?? noopLogger;
+  const clock = options.clock ?? systemClock;
+  const breakers = options.breakers ?? createCircuitBreakers({ clock, logger });
+  const random = options.random ?? Math.random;
+  const workloadCache: WorkloadTokenCache = new Map();
+  const pending = new PendingClientCalls<PendingClient>(clock, options.clientCallTimeoutMs);
+  let ownAgent: HttpDispatcher | undefined;
+  const grpcClients = new Map<string, ToolServiceClient>();
+  let closed = false;
+
+  const dispatcher = (): HttpDispatcher => options.dispatcher ?? (ownAgent ??= createDefaultDispatcher());
+
+  const record = (r: ToolCallRecord): void => {
+    const recorder = options.recorder;
+    if (recorder === undefined) return;
+    try {
+      const out = recorder.record(r);
+      if (out !== undefined && typeof (out as Promise<void>).then === "function") {
+        (out as Promise<void>).then(undefined, (e: unknown) => logger.error("failed to record tool call", { toolName: r.toolName, callId: r.callId, error: toError(e).message }));
+      }
+    } catch (e) {
+      logger.error("failed to record tool call", { toolName: r.toolName, callId: r.callId, error: toError(e).message });
+    }
+  };
+
+  function finish(
+    call: ToolCall,
+    handler: HandlerConfig | undefined,
+    startedAt: number,
+    sessionId: string | undefined,
+    args: JsonValue | string,
+    attempts: number,
+    outcome:
+      | { status: "success"; result: JsonValue; resultJson: string; truncated?: true }
+      | { status: "error"; message: string; error: OmniaToolsError }
+      | { status: "denied"; message: string; reason: string },
+  ): ToolOutcome {
+    const durationMs = clock.now() - startedAt;
+    const handlerType = handler?.type ?? "";
+    record({
+      callId: call.id,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      toolName: call.name,
+      handlerName: handler?.name ?? "",
+      handlerType,
+      execution: handler?.type === "client" ? "client" : "server",
+      status: outcome.status,
+      arguments: args,
+      ...(outcome.status === "success" ? { result: outcome.result } : { errorMessage: outcome.message }),
+      startedAt,
+      durationMs,
+      attempts,
+    });
+    return { ...outcome, toolName: call.name, callId: call.id, handlerType, durationMs };
+  }
+
+  async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
+    if (closed) throw new ClosedError("execute: the executor is closed");
+    const startedAt = clock.now();
+    const sessionId = ctx.identity?.sessionId || undefined;
+    const parsed = parseArguments(call.arguments);
+    const recordedArgs = parsed.ok ? (parsed.value ?? null) : (call.arguments as string);
+
+    const descriptor: ToolDescriptor | undefined = registry.getTool(call.name);
+    const handler = descriptor === undefined ? undefined : registry.getHandler(descriptor.handlerName);
+    if (descriptor === undefined || handler === undefined) {
+      const error = new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`);
+      return finish(call, undefined, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
+    }
+    if (!parsed.ok) {
+      const error = new InvalidArgumentsError(`invalid arguments for tool ${JSON.stringify(call.name)}: ${parsed.message}`);
+      return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
+    }
+    const argsValue = parsed.value;
+
+    if (handler.type === "client") {
+      if (ctx.clientToolsAvailable !== true) {
+        return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "denied", message: `Tool rejected: ${NO_CLIENT_REASON}`, reason: NO_CLIENT_REASON });
+      }
+      const request: ClientToolRequest = {
+        callId: call.id,
+        name: call.name,
+        argumentsJson: typeof call.arguments === "string" && call.arguments !== "" ? call.arguments : JSON.stringify(argsValue ?? null),
+        ...(handler.clientConfig.consentMessage === undefined ? {} : { consentMessage: handler.clientConfig.consentMessage }),
+        ...(handler.clientConfig.categories.length === 0 ? {} : { categories: handler.clientConfig.categories }),
+      };
+      pending.add(call.id, { request, startedAt, handler, sessionId, args: recordedArgs }, (entry, reason) => {
+        finish({ id: entry.request.callId, name: entry.request.name, arguments: entry.args }, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, {
+          status: "denied",
+          message: `Tool rejected: ${reason}`,
+          reason,
+        });
+      });
+      return { status: "client", request, toolName: call.name, callId: call.id, handlerType: "client", durationMs: clock.now() - startedAt };
+    }
+
+    // Policy: once per call, before any backend call, outside the retry loop.
+    let injected: Readonly<Record<string, string>> | undefined;
+    if (options.policy !== undefined) {
+      const request = buildDecisionRequest({ call, handler, registry, identity: ctx.identity, agent: options.agent, args: argsValue, logger });
+      const decision = await decide(options.policy, request, ctx.signal, logger);
+      if (!decision.allow) {
+        const error = new PolicyDeniedError(decision.reason);
+        return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "denied", message: error.message, reason: decision.reason });
+      }
+      injected = decision.headers;
+    }
+
+    const breaker = breakerFor(handler, call.name, ctx);
+    const fail = (error: OmniaToolsError, attempts = 0): ToolOutcome =>
+      finish(call, handler, startedAt, sessionId, recordedArgs, attempts, { status: "error", message: error.message, error });
+
+    // Credentials and delegation: once per call, before the breaker. A failure here is never a breaker event.
+    let auth: Record<string, string>;
+    let token: string | undefined;
+    try {
+      auth = await resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache);
+      token = await delegationToken(handler, call.name, ctx.identity);
+    } catch (e) {
+      return fail(asOmniaError(e));
+    }
+
+    let sent = 0;
+    let attempt: (signal: AbortSignal | undefined) => Promise<AttemptOutcome<HttpSuccess>>;
+    let policy: RetryPolicyOptions;
+    switch (handler.type) {
+      case "http": {
+        let prepared: PreparedHttpCall;
+        try {
+          prepared = {
+            handler,
+            args: typeof call.arguments === "string" ? call.arguments : argsValue,
+            context: {
+              identity: ctx.identity,
+              agent: options.agent,
+              auth,
+              headersFromSecret: await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets),
+              injected,
+              delegationToken: token,
+              logger,
+            },
+          };
+        } catch (e) {
+          return fail(asOmniaError(e));
+        }
+        const setup = httpRetrySetup(handler);
+        policy = setup.policy;
+        attempt = (signal) => httpAttempt(prepared, { breaker, clock, dispatcher: dispatcher(), rules: setup.rules, signal, logger });
+        break;
+      }
+      case "grpc": {
+        let client: ToolServiceClient;
+        try {
+          client = grpcClient(handler);
+        } catch (e) {
+          return fail(asOmniaError(e));
+        }
+        const { Authorization: authorization, ...otherAuth } = auth;
+        const prepared: PreparedGrpcCall = {
+          handler,
+          client,
+          argumentsJson: typeof call.arguments === "string" ? call.arguments : JSON.stringify(argsValue ?? {}),
+          metadata: mergeGrpcToolMetadata(
+            {
+              omnia: buildOmniaGrpcMetadata({ identity: ctx.identity, agent: options.agent, toolName: call.name, handlerName: handler.name, delegationToken: token, logger }),
+              authorization,
+              injected: { ...otherAuth, ...injected },
+            },
+            { logger },
+          ),
+        };
+        const setup = grpcRetrySetup(handler);
+        policy = setup.policy;
+        attempt = (signal) => grpcAttempt(prepared, { breaker, clock, retryable: setup.retryable, signal, logger });
+        break;
+      }
+      default:
+        return fail(new UnknownToolError(`handler ${JSON.stringify(handler.name)} of type ${handler.type} has no executor for tool ${JSON.stringify(call.name)}`));
+    }
+
+    let result: RetryResult<HttpSuccess>;
+    try {
+      result = await runWithRetry<HttpSuccess>(
+        (a) => {
+          sent++;
+          return attempt(a.signal);
+        },
+        { policy, clock, random, logger, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) },
+      );
+    } catch (e) {
+      // The caller's signal: the call is abandoned. Recorded, then thrown to the host.
+      fail(asOmniaError(e), sent);
+      throw e;
+    }
+    if (result.status === "success") return finish(call, handler, startedAt, sessionId, recordedArgs, result.attempts, { status: "success", ...result.value });
+    return fail(asOmniaError(result.error), result.attempts);
+  }
+
+  function grpcClient(handler: GrpcHandlerConfig): ToolServiceClient {
+    let client = grpcClients.get(handler.name);
+    if (client === undefined) {
+      const g = handler.grpcConfig;
+      client = createToolServiceClient({
+        endpoint: g.endpoint,
+        tls: g.tls,
+        tlsInsecureSkipVerify: g.tlsInsecureSkipVerify,
+        ...(g.tlsCertPath === undefined ? {} : { tlsCertPath: g.tlsCertPath }),
+        ...(g.tlsKeyPath === undefined ? {} : { tlsKeyPath: g.tlsKeyPath }),
+        ...(g.tlsCAPath === undefined ? {} : { tlsCAPath: g.tlsCAPath }),
+        logger,
+      });
+      grpcClients.set(handler.name, client);
+    }
+    return client;
+  }
+
+  function breakerFor(handler: HandlerConfig, toolName: string, ctx: CallContext): CircuitBreaker {
+    // A sandbox handler reaches a different sandbox per conversation: its breaker is the conversation's.
+    if (handler.sandbox !== undefined && ctx.conversation !== undefined) return ctx.conversation.breakers.get(toolName);
+    return breakers.get(toolName);
+  }
+
+  async function delegationToken(handler: HandlerConfig, toolName: string, identity: Identity | undefined): Promise<string | undefined> {
+    if (handler.delegation?.enabled !== true || options.delegation === undefined) return undefined;
+    return options.delegation({ toolName, handlerName: handler.name, identity });
+  }
+
+  function completeClientCall(result: ClientToolResult): ToolOutcome {
+    const entry = pending.take(result.callId);
+    const meaning = interpretClientResult(result);
+    const call = { id: entry.request.callId, name: entry.request.name, arguments: entry.args };
+    if (meaning.status === "success") {
+      return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, meaning);
+    }
+    if (meaning.status === "denied") return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, meaning);
+    const error = new ClientToolError(meaning.message);
+    return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, { status: "error", message: meaning.message, error });
+  }
+
+  return {
+    execute,
+    completeClientCall,
+    async close() {
+      if (closed) return;
+      closed = true;
+      pending.clear();
+      await Promise.all([ownAgent?.close(), ...[...grpcClients.values()].map((c) => c.close())]);
+      grpcClients.clear();
+    },
+  };
+}
+
+function validateOptions(options: ToolExecutorOptions): void {
+  if (options === null || typeof options !== "object") throw new InvalidOptionError(`createToolExecutor: options must be an object; got ${String(options)}`);
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionError(`createToolExecutor: unknown option ${JSON.stringify(key)}; expected one of ${[...KNOWN_OPTIONS].join(", ")}`);
+  }
+  const registry = options.registry as Partial<ToolRegistry> | undefined;
+  if (registry === undefined || typeof registry.getTool !== "function" || typeof registry.getHandler !== "function") {
+    throw new InvalidOptionError("createToolExecutor: registry must be a ToolRegistry from loadToolRegistry(); got " + (registry === undefined ? "undefined" : typeof registry));
+  }
+  if (options.clientCallTimeoutMs !== undefined && !(Number.isFinite(options.clientCallTimeoutMs) && options.clientCallTimeoutMs > 0)) {
+    throw new InvalidOptionError(`createToolExecutor: clientCallTimeoutMs must be a positive number of ms; got ${String(options.clientCallTimeoutMs)}`);
+  }
+}
+
+/** Everything that reaches an outcome is an OmniaToolsError; anything else is wrapped, never passed raw. */
+function asOmniaError(e: unknown): OmniaToolsError {
+  if (isOmniaToolsError(e)) return e;
+  const error = toError(e);
+  return new BackendError(error.message, { cause: error });
+}
+
+type ParsedArgs = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };
+
+/** Arguments as JSON text must parse (empty text means none); a parsed value is taken as is. */
+function parseArguments(args: string | JsonValue): ParsedArgs {
+  if (typeof args !== "string") return { ok: true, value: args };
+  if (args.trim() === "") return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(args) as JsonValue };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}

@@ -1,0 +1,76 @@
+import type { Clock, Logger } from "../core/index.js";
+import type { GrpcHandlerConfig } from "../manifest/index.js";
+import type { CircuitBreaker } from "../breaker/index.js";
+import { GrpcStatusError, interpretToolResponse, type ToolServiceClient } from "../grpc/index.js";
+import { classifyGrpcStatus, runAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
+import type { HttpSuccess } from "./http-backend.js";
+
+/** What one gRPC call needs before its first attempt. @internal Does not follow semver. */
+export interface PreparedGrpcCall {
+  readonly handler: GrpcHandlerConfig;
+  readonly client: ToolServiceClient;
+  /** The arguments as the opaque JSON string sent in `arguments_json`. */
+  readonly argumentsJson: string;
+  /** Lowercase metadata: identity, tool keys, the handler's authorization, broker-injected entries. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** The handler's retry policy and retryable codes; no `retryPolicy` means one attempt. @internal Does not follow semver. */
+export function grpcRetrySetup(handler: GrpcHandlerConfig): { policy: RetryPolicyOptions; retryable: readonly string[] } {
+  const rp = handler.grpcConfig.retryPolicy;
+  if (rp === undefined) return { policy: { maxAttempts: 1 }, retryable: [] };
+  return {
+    policy: { maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs },
+    retryable: rp.retryableStatusCodes,
+  };
+}
+
+/**
+ * One gRPC attempt: breaker admission, then Execute under the per-attempt
+ * timeout (also sent as `grpc-timeout`). Breaker accounting (seed 004): a
+ * non-OK status or a timeout is a failure; an `is_error` response is not (the
+ * tool answered); an abandoned attempt counts as nothing.
+ * @internal Does not follow semver.
+ */
+export async function grpcAttempt(
+  call: PreparedGrpcCall,
+  deps: {
+    readonly breaker: CircuitBreaker;
+    readonly clock: Clock;
+    readonly retryable: readonly string[];
+    readonly signal: AbortSignal | undefined;
+    readonly logger: Logger;
+  },
+): Promise<AttemptOutcome<HttpSuccess>> {
+  const ticket = deps.breaker.admit();
+  const timeoutMs = call.handler.timeoutMs;
+  const settled = await runAttempt(
+    (signal) =>
+      call.client.execute(call.handler.tool.name, call.argumentsJson, {
+        headers: call.metadata,
+        signal,
+        ...(timeoutMs > 0 ? { timeoutMs } : {}),
+      }),
+    deps.signal === undefined ? { clock: deps.clock, timeoutMs } : { clock: deps.clock, timeoutMs, signal: deps.signal },
+  );
+  switch (settled.kind) {
+    case "abandoned":
+      ticket.abandon();
+      return { kind: "abandoned", error: settled.error };
+    case "timeout":
+      ticket.failure();
+      return { kind: "failure", error: settled.error, ...classifyGrpcStatus("DEADLINE_EXCEEDED", deps.retryable) };
+    case "error": {
+      ticket.failure();
+      const error = settled.error;
+      return { kind: "failure", error, ...classifyGrpcStatus(error instanceof GrpcStatusError ? error.grpcCode : undefined, deps.retryable) };
+    }
+    case "success": {
+      const meaning = interpretToolResponse(settled.value);
+      // is_error is the tool's own answer: not a breaker failure, never retried.
+      ticket.success();
+      if (meaning.status === "success") return { kind: "success", value: { result: meaning.result, resultJson: meaning.resultJson } };
+      return { kind: "failure", error: meaning.error, retryable: false };
+    }
+  }
+}

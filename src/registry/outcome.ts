@@ -1,0 +1,139 @@
+import { OmniaToolsError, type JsonValue } from "../core/index.js";
+import type { ClientToolRequest } from "../client-tools/index.js";
+import type { Identity } from "../headers/index.js";
+import type { Conversation } from "../breaker/index.js";
+
+/**
+ * One tool call as the model produced it.
+ * @public
+ */
+export interface ToolCall {
+  /** The provider-assigned call id. */
+  readonly id: string;
+  /** The tool name. */
+  readonly name: string;
+  /** The arguments: JSON text as the model produced it, or an already parsed value. */
+  readonly arguments: string | JsonValue;
+}
+
+/**
+ * Per-call context from the host.
+ * @public
+ */
+export interface CallContext {
+  /** The caller identity (from the facade's x-omnia-* metadata). */
+  readonly identity?: Identity;
+  /** The conversation's signal: abort = the call is abandoned (never a breaker failure). */
+  readonly signal?: AbortSignal;
+  /** Scope for sandbox handlers' per-claim breakers and reachability (`createConversation`). */
+  readonly conversation?: Conversation;
+  /** Whether a connected client can execute client tools (`x-omnia-client-tools: true`). Absent = no. */
+  readonly clientToolsAvailable?: boolean;
+}
+
+/**
+ * Fields every outcome carries.
+ * @public
+ */
+export interface OutcomeBase {
+  readonly toolName: string;
+  readonly callId: string;
+  /** The handler type; empty for an unknown tool. */
+  readonly handlerType: string;
+  /** From start to outcome, in the clock's milliseconds. */
+  readonly durationMs: number;
+}
+
+/**
+ * The tool succeeded. `resultJson` is the exact JSON text the model sees (a
+ * 2xx JSON body passes through byte for byte); `result` is its parsed value.
+ * @public
+ */
+export interface SuccessOutcome extends OutcomeBase {
+  readonly status: "success";
+  readonly result: JsonValue;
+  readonly resultJson: string;
+  /** The HTTP body was cut at the 10 MiB read cap. */
+  readonly truncated?: true;
+}
+
+/**
+ * The tool failed. `message` is the exact text the model sees
+ * (`HTTP 503: down`, `tool error: boom`); `error` is typed for the host.
+ * @public
+ */
+export interface ErrorOutcome extends OutcomeBase {
+  readonly status: "error";
+  readonly message: string;
+  readonly error: OmniaToolsError;
+}
+
+/**
+ * The call was refused: a policy denial, a client that declined or never
+ * answered, or no client to answer.
+ * @public
+ */
+export interface DeniedOutcome extends OutcomeBase {
+  readonly status: "denied";
+  readonly message: string;
+  readonly reason: string;
+}
+
+/**
+ * A client tool: the host must forward `request` to the client as a ToolCall
+ * with execution CLIENT, then call `completeClientCall()` with its answer.
+ * @public
+ */
+export interface ClientOutcome extends OutcomeBase {
+  readonly status: "client";
+  readonly request: ClientToolRequest;
+}
+
+/**
+ * What `execute()` resolves to. It never rejects for a backend or model fault.
+ * @public
+ */
+export type ToolOutcome = SuccessOutcome | ErrorOutcome | DeniedOutcome | ClientOutcome;
+
+/**
+ * The model called a tool the registry does not serve: `tool "<name>" not found`.
+ * @public
+ */
+export class UnknownToolError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_UNKNOWN_TOOL";
+}
+
+/**
+ * The tool-call arguments are not valid JSON. The backend is never called.
+ * @public
+ */
+export class InvalidArgumentsError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_INVALID_ARGUMENTS";
+}
+
+/**
+ * A handler's credentials could not be resolved: `handler "<h>" auth: <why>`.
+ * Happens before any request and never counts as a breaker failure.
+ * @public
+ */
+export class AuthError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_AUTH";
+}
+
+/**
+ * The client's tool failed: a rejection without `isDenied`. The model sees
+ * `Tool rejected: <reason>`.
+ * @public
+ */
+export class ClientToolError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_CLIENT_TOOL";
+}
+
+/**
+ * A backend failed in a way no more specific error describes (an error thrown
+ * by a host-supplied resolver, for instance). The cause is kept.
+ * @public
+ */
+export class BackendError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_BACKEND";
+}

@@ -1,0 +1,42 @@
+// Live-handle checks: a closed client or server must leave nothing behind.
+// Handles are released on a later turn of the event loop than the close
+// callback, so this polls a bounded number of turns (setImmediate, no timers).
+
+/** Resource kinds that mean a socket, server, child process or ref'd timer is still alive. */
+const LIVE = new Set(["TCPSocketWrap", "TCPServerWrap", "TCPWrap", "ProcessWrap", "PipeWrap", "Timeout", "FSReqCallback"]);
+
+function liveCounts(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo()) if (LIVE.has(kind)) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/** A snapshot to compare against later. */
+export function resourceBaseline(): Map<string, number> {
+  return liveCounts();
+}
+
+/** The live resources beyond `baseline`, after giving pending closes up to `turns` event-loop turns. */
+export async function leakedResources(baseline: Map<string, number>, turns = 200): Promise<string[]> {
+  let leaked: string[] = [];
+  for (let i = 0; i < turns; i++) {
+    leaked = [];
+    for (const [kind, n] of liveCounts()) {
+      const extra = n - (baseline.get(kind) ?? 0);
+      for (let k = 0; k < extra; k++) leaked.push(kind);
+    }
+    if (leaked.length === 0) return leaked;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return leaked;
+}
+
+/** A loopback port with nothing listening on it. */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
