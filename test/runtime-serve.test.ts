@@ -1,7 +1,7 @@
 // serveRuntime and createRuntimeService as servers: options, shutdown, message
 // limits, malformed input on the wire (never Internal/Unknown/DataLoss), and
-// the conformance probes of contract.md §3.2 (vector S23) run by hand against
-// an SDK runtime advertising client_tools + invoke.
+// and the conformance suite (vector S23) against an SDK runtime advertising
+// client_tools + invoke.
 import { afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as http2 from "node:http2";
@@ -16,7 +16,7 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   type RuntimeHandler,
 } from "../src/runtime/index.js";
-import { SEMVER_PATTERN } from "../src/contract/index.js";
+import { runConformance } from "../src/conformance/index.js";
 import { converse, createRuntimeClient, frameCases, openConverse, startRuntime, type StartedRuntime } from "./helpers/runtime-client.js";
 
 let cleanups: (() => Promise<void> | void)[] = [];
@@ -244,31 +244,27 @@ describe("malformed input never crashes the stream", () => {
   });
 });
 
-describe("S23: the conformance probes (contract.md §3.2) pass against an SDK runtime", () => {
-  test("health/contract, hello-first, text-turn-shape, graceful-malformed-input, invoke-honesty pass; duplex-honesty skips", async () => {
-    const { client } = await start();
-    // 1 health/contract
-    const health = await client.runtime.health({});
-    assert.equal(health.healthy, true);
-    assert.match(health.contractVersion, SEMVER_PATTERN);
-    assert.deepEqual(health.capabilities, ["client_tools", "invoke"]);
-    // 2 + 3: one stream, at most 16 frames
-    const probe = await converse(client, [{ sessionId: "conformance", content: "conformance probe" }]);
-    const frames = probe.frames.slice(0, 16);
-    assert.equal(probe.error, undefined);
-    assert.equal(frames[0]?.message.case, "runtimeHello");
-    const hello = frames[0]?.message.value as { capabilities: string[] };
-    assert.equal(hello.capabilities.length, new Set(health.capabilities).size);
-    for (const c of hello.capabilities) assert.ok(health.capabilities.includes(c));
-    const firstDone = frameCases(frames).indexOf("done");
-    assert.ok(firstDone > 0, "a done frame after the hello");
-    // 4 graceful-malformed-input
-    const malformed = await converse(client, [{ sessionId: "conformance" }]);
-    assert.ok(malformed.error === undefined || !CRASH.has(String(malformed.error.code)));
-    // 5 invoke-honesty: advertised, so anything but Unimplemented
-    const inv = await client.runtime.invoke({ inputJson: "{}", invocationId: "conformance" }, { timeoutMs: 10_000 });
-    assert.equal(inv.invocationId, "conformance");
-    // 6 duplex-honesty: skipped, duplex_audio is not advertised
-    assert.ok(!health.capabilities.includes("duplex_audio"));
+describe("S23: the conformance suite passes against an SDK runtime", () => {
+  test("caps [client_tools, invoke] with Invoke: every check passes except duplex-honesty, which skips", async () => {
+    const { server } = await start();
+    const result = await runConformance({ addr: `127.0.0.1:${server.port}`, timeoutMs: 30_000 });
+    assert.deepEqual(result, {
+      passed: true,
+      checks: [
+        { name: "health/contract", status: "pass", detail: "" },
+        { name: "hello-first", status: "pass", detail: "" },
+        { name: "text-turn-shape", status: "pass", detail: "" },
+        { name: "graceful-malformed-input", status: "pass", detail: "" },
+        { name: "invoke-honesty", status: "pass", detail: "" },
+        { name: "duplex-honesty", status: "skip", detail: "duplex_audio not advertised" },
+      ],
+    });
+  });
+
+  test("a runtime without invoke answers Unimplemented and does not advertise it: still conformant", async () => {
+    const { server } = await start({ capabilities: () => ["client_tools", "invoke"], converse: echo.converse });
+    const result = await runConformance({ addr: `127.0.0.1:${server.port}`, timeoutMs: 30_000 });
+    assert.equal(result.passed, true);
+    assert.deepEqual(result.checks.find((c) => c.name === "invoke-honesty"), { name: "invoke-honesty", status: "pass", detail: "" });
   });
 });
