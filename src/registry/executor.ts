@@ -31,6 +31,7 @@ import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
 import { httpAttempt, httpExchange, httpRetrySetup, type BackendSuccess } from "./http-backend.js";
 import { mcpAttempt } from "./mcp-backend.js";
 import { createDiscovery, type Discovery, type ResolvedTool } from "./discovery.js";
+import { dialOnce, SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS, sandboxTarget } from "./sandbox.js";
 import { grpcAttempt, grpcRetrySetup, type PreparedGrpcCall } from "./grpc-backend.js";
 import { executeOpenApiOperation } from "../openapi/index.js";
 
@@ -44,6 +45,18 @@ export type DelegationSource = (request: {
   readonly handlerName: string;
   readonly identity: Identity | undefined;
 }) => string | Promise<string>;
+
+/**
+ * Progress events of the executor, for watchers such as `WatchInvocation`:
+ * they carry no arguments and no results, by design.
+ * @public
+ */
+export interface ToolExecutorEvents {
+  /** A call started. */
+  tool_call: { readonly callId: string; readonly name: string };
+  /** A call ended: `ok` is true for a success outcome. */
+  tool_result: { readonly callId: string; readonly name: string; readonly ok: boolean; readonly durationMs: number };
+}
 
 /**
  * Options of {@link createToolExecutor}.
@@ -109,6 +122,11 @@ export interface ToolExecutor {
    *   `DuplicateToolError` when a discovered name collides); the previous set stays
    */
   refresh(): Promise<void>;
+  /**
+   * Subscribes to progress events; the returned handle unsubscribes. A listener
+   * that throws is logged and does not affect the call.
+   */
+  on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
   /** Closes what the executor created (its HTTP agent, gRPC and MCP clients). Idempotent. Pending client calls are dropped. */
   close(): Promise<void>;
 }
@@ -162,6 +180,16 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const pending = new PendingClientCalls<PendingClient>(clock, options.clientCallTimeoutMs);
   let ownAgent: HttpDispatcher | undefined;
   const grpcClients = new Map<string, ToolServiceClient>();
+  const listeners: { [E in keyof ToolExecutorEvents]: Set<(payload: ToolExecutorEvents[E]) => void> } = { tool_call: new Set(), tool_result: new Set() };
+  function emit<E extends keyof ToolExecutorEvents>(event: E, payload: ToolExecutorEvents[E]): void {
+    for (const listener of listeners[event]) {
+      try {
+        listener(payload);
+      } catch (e) {
+        logger.error("tool executor: an event listener threw", { event, error: toError(e).message });
+      }
+    }
+  }
   const discovery: Discovery = createDiscovery({
     registry,
     dispatcher: () => dispatcher(),
@@ -214,12 +242,14 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       durationMs,
       attempts,
     });
+    if (listeners.tool_result.size > 0) emit("tool_result", { callId: call.id, name: call.name, ok: outcome.status === "success", durationMs });
     return { ...outcome, toolName: call.name, callId: call.id, handlerType, durationMs };
   }
 
   async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
     const startedAt = clock.now();
+    if (listeners.tool_call.size > 0) emit("tool_call", { callId: call.id, name: call.name });
     const sessionId = ctx.identity?.sessionId || undefined;
     const parsed = parseArguments(call.arguments);
     const recordedArgs = parsed.ok ? (parsed.value ?? null) : (call.arguments as string);
@@ -276,7 +306,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       injected = decision.headers;
     }
 
-    const breaker = breakerFor(handler, call.name, ctx);
+    const claim = sandboxClaim(handler, ctx);
+    const breaker = claim === undefined ? breakers.get(call.name) : ctx.conversation!.breakers.get(claim);
     const fail = (error: OmniaToolsError, attempts = 0): ToolOutcome =>
       finish(call, handler, startedAt, sessionId, recordedArgs, attempts, { status: "error", message: error.message, error });
 
@@ -364,6 +395,14 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         return fail(new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`));
     }
 
+    // A sandbox claim already proven reachable in this conversation is dialled once first:
+    // a dead sandbox fails the call at once, with no retry and no breaker event (seed 004).
+    if (claim !== undefined && ctx.conversation!.reachability.isProven(claim)) {
+      const target = sandboxTarget(handler);
+      const reason = target === undefined ? undefined : await dialOnce(target, clock, SANDBOX_DIAL_TIMEOUT_MS, ctx.signal);
+      if (reason !== undefined) return fail(new SandboxUnreachableError(claim, reason));
+    }
+
     let result: RetryResult<BackendSuccess>;
     try {
       result = await runWithRetry<BackendSuccess>(
@@ -378,7 +417,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       fail(asOmniaError(e), sent);
       throw e;
     }
-    if (result.status === "success") return finish(call, handler, startedAt, sessionId, recordedArgs, result.attempts, { status: "success", ...result.value });
+    if (result.status === "success") {
+      if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
+      return finish(call, handler, startedAt, sessionId, recordedArgs, result.attempts, { status: "success", ...result.value });
+    }
     return fail(asOmniaError(result.error), result.attempts);
   }
 
@@ -400,10 +442,14 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return client;
   }
 
-  function breakerFor(handler: HandlerConfig, toolName: string, ctx: CallContext): CircuitBreaker {
-    // A sandbox handler reaches a different sandbox per conversation: its breaker is the conversation's.
-    if (handler.sandbox !== undefined && ctx.conversation !== undefined) return ctx.conversation.breakers.get(toolName);
-    return breakers.get(toolName);
+  /**
+   * The sandbox claim of a call: a handler with a `sandbox` block reaches a
+   * different sandbox in each conversation, so its breaker and reachability are
+   * the conversation's, keyed by the handler name (the conversation's claim on
+   * that handler's sandbox). Without a conversation, the per-tool breaker applies.
+   */
+  function sandboxClaim(handler: HandlerConfig, ctx: CallContext): string | undefined {
+    return handler.sandbox !== undefined && ctx.conversation !== undefined ? handler.name : undefined;
   }
 
   async function delegationToken(handler: HandlerConfig, toolName: string, identity: Identity | undefined): Promise<string | undefined> {
@@ -426,6 +472,11 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   return {
     execute,
     completeClientCall,
+    on(event, listener) {
+      const set = listeners[event] as Set<typeof listener>;
+      set.add(listener);
+      return { dispose: () => void set.delete(listener) };
+    },
     get tools() {
       return discovery.tools();
     },
