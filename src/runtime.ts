@@ -12,6 +12,8 @@ export {
   normalizeCapabilities,
 } from "./contract/index.js";
 export type { CapabilityName } from "./contract/index.js";
+export { OmniaToolsError, isOmniaToolsError } from "./core/index.js";
+export type { OmniaToolsErrorOptions, JsonValue } from "./core/index.js";
 export * from "./contract/gen.js";
 
 // runtime SDK (issue #9): serve omnia.runtime.v1.RuntimeService from a handler

@@ -114,7 +114,22 @@ export interface Turn {
  * camelCase. Hand it to `executor.completeClientCall()` unchanged.
  * @public
  */
-export interface ClientToolReply extends ClientToolResult {}
+export interface ClientToolReply {
+  /** Equals the `ToolCall.id` answered. */
+  readonly callId: string;
+  /** The result as JSON text. */
+  readonly resultJson?: string;
+  /** The call produced no result. */
+  readonly isRejected?: boolean;
+  readonly rejectionReason?: string;
+  /** With `isRejected`: a refusal (declined or never answered), recorded `denied`. */
+  readonly isDenied?: boolean;
+}
+
+/** A reply is exactly what `completeClientCall()` takes: checked at compile time. */
+type AssertAssignable<T extends ClientToolResult> = T;
+/** @internal Does not follow semver. */
+export type _ClientToolReplyIsAClientToolResult = AssertAssignable<ClientToolReply>;
 
 /**
  * Sends a turn's frames. Every send is queued and written in call order; the
