@@ -1,22 +1,35 @@
 /**
+ * Every canonical gRPC status code name, indexed by code number.
+ * @public
+ */
+export const GRPC_STATUS_CODE_NAMES = Object.freeze([
+  "OK",
+  "CANCELLED",
+  "UNKNOWN",
+  "INVALID_ARGUMENT",
+  "DEADLINE_EXCEEDED",
+  "NOT_FOUND",
+  "ALREADY_EXISTS",
+  "PERMISSION_DENIED",
+  "RESOURCE_EXHAUSTED",
+  "FAILED_PRECONDITION",
+  "ABORTED",
+  "OUT_OF_RANGE",
+  "UNIMPLEMENTED",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "DATA_LOSS",
+  "UNAUTHENTICATED",
+] as const);
+
+/**
  * The canonical gRPC status code names (UPPER_SNAKE).
  * @public
  */
-export type GrpcStatusCodeName =
-  | "OK"
-  | "CANCELLED"
-  | "UNKNOWN"
-  | "INVALID_ARGUMENT"
-  | "DEADLINE_EXCEEDED"
-  | "NOT_FOUND"
-  | "ALREADY_EXISTS"
-  | "PERMISSION_DENIED"
-  | "RESOURCE_EXHAUSTED"
-  | "FAILED_PRECONDITION"
-  | "ABORTED"
-  | "OUT_OF_RANGE"
-  | "UNIMPLEMENTED"
-  | "INTERNAL"
-  | "UNAVAILABLE"
-  | "DATA_LOSS"
-  | "UNAUTHENTICATED";
+export type GrpcStatusCodeName = (typeof GRPC_STATUS_CODE_NAMES)[number];
+
+/**
+ * `grpcConfig.retryPolicy.retryableStatusCodes` when absent (runtime-tools.md §2.1).
+ * @public
+ */
+export const DEFAULT_GRPC_RETRYABLE_STATUS_CODES: readonly GrpcStatusCodeName[] = Object.freeze(["UNAVAILABLE", "DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED"]);

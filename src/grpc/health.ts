@@ -2,17 +2,17 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { ToolService } from "../gen/omnia/tools/v1/tools_pb.js";
 
-/** The service names `grpc.health.v1.Health` answers SERVING for: the server as a whole (`""`) and the ToolService. */
-const SERVED = new Set(["", ToolService.typeName]);
-
 /**
  * Registers the standard `grpc.health.v1.Health` service: `Check` answers
- * `SERVING` for `""` and `omnia.tools.v1.ToolService` and `NOT_FOUND` for
- * any other name; `Watch` sends the status once (`SERVICE_UNKNOWN` for an
- * unknown name) and holds the stream until the client or the server ends it.
+ * `SERVING` for the server as a whole (`""`) and each of `services` (default:
+ * `omnia.tools.v1.ToolService`), and `NOT_FOUND` for any other name; `Watch`
+ * sends the status once (`SERVICE_UNKNOWN` for an unknown name) and holds the
+ * stream until the client or the server ends it. The runtime SDK registers it
+ * with the RuntimeService name, as the Go SDK's `Serve` does.
  * @internal Does not follow semver.
  */
-export function registerHealth(router: ConnectRouter): void {
+export function registerHealth(router: ConnectRouter, services: readonly string[] = [ToolService.typeName]): void {
+  const SERVED: ReadonlySet<string> = new Set(["", ...services]);
   router.service(Health, {
     check(request) {
       if (!SERVED.has(request.service)) throw new ConnectError(`unknown service ${JSON.stringify(request.service)}`, Code.NotFound);

@@ -9,6 +9,7 @@ export type { ToolImplementation, ToolImplementations, ToolServiceContext, ToolS
 export { serveToolService } from "./serve.js";
 export type { ServeToolServiceOptions, ToolServiceServer, ToolServiceTlsOptions } from "./serve.js";
 export { outboundMetadata } from "./metadata.js";
+export { registerHealth } from "./health.js";
 export {
   ToolService,
   ToolRequestSchema,

@@ -1,5 +1,4 @@
 // Defaults and patterns of the ToolRegistry CRD and operator (http.md §1, runtime-tools.md §2.1, §7).
-import type { GrpcStatusCodeName } from "./types.js";
 
 /**
  * `apiVersion` of the ToolRegistry CRD.
@@ -31,38 +30,7 @@ export const DEFAULT_MAX_BACKOFF_MS = 30_000;
  * @public
  */
 export const DEFAULT_HTTP_RETRY_ON: readonly number[] = Object.freeze([408, 429, 500, 502, 503, 504]);
-/**
- * `grpcConfig.retryPolicy.retryableStatusCodes` when absent.
- * @public
- */
-export const DEFAULT_GRPC_RETRYABLE_STATUS_CODES: readonly GrpcStatusCodeName[] = Object.freeze([
-  "UNAVAILABLE",
-  "DEADLINE_EXCEEDED",
-  "RESOURCE_EXHAUSTED",
-]);
-/**
- * Every canonical gRPC status code name.
- * @public
- */
-export const GRPC_STATUS_CODE_NAMES: readonly GrpcStatusCodeName[] = Object.freeze([
-  "OK",
-  "CANCELLED",
-  "UNKNOWN",
-  "INVALID_ARGUMENT",
-  "DEADLINE_EXCEEDED",
-  "NOT_FOUND",
-  "ALREADY_EXISTS",
-  "PERMISSION_DENIED",
-  "RESOURCE_EXHAUSTED",
-  "FAILED_PRECONDITION",
-  "ABORTED",
-  "OUT_OF_RANGE",
-  "UNIMPLEMENTED",
-  "INTERNAL",
-  "UNAVAILABLE",
-  "DATA_LOSS",
-  "UNAUTHENTICATED",
-]);
+export { DEFAULT_GRPC_RETRYABLE_STATUS_CODES, GRPC_STATUS_CODE_NAMES } from "../core/index.js";
 /** `httpConfig.method` when absent or empty. */
 export const DEFAULT_HTTP_METHOD = "POST";
 /** `httpConfig.contentType` when absent or empty. */

@@ -1,45 +1,20 @@
+import { DEFAULT_GRPC_RETRYABLE_STATUS_CODES, GRPC_STATUS_CODE_NAMES, type GrpcStatusCodeName } from "../core/index.js";
 import { NOT_RETRYABLE, RETRYABLE } from "./retry-classification.js";
 import type { RetryClassification } from "./retry-classification.js";
 
 /**
- * The canonical gRPC status code names, indexed by code number.
+ * The canonical gRPC status code names, indexed by code number (core's list).
  * @internal Does not follow semver.
  */
-export const GRPC_STATUS_NAMES = Object.freeze([
-  "OK",
-  "CANCELLED",
-  "UNKNOWN",
-  "INVALID_ARGUMENT",
-  "DEADLINE_EXCEEDED",
-  "NOT_FOUND",
-  "ALREADY_EXISTS",
-  "PERMISSION_DENIED",
-  "RESOURCE_EXHAUSTED",
-  "FAILED_PRECONDITION",
-  "ABORTED",
-  "OUT_OF_RANGE",
-  "UNIMPLEMENTED",
-  "INTERNAL",
-  "UNAVAILABLE",
-  "DATA_LOSS",
-  "UNAUTHENTICATED",
-] as const);
+export const GRPC_STATUS_NAMES = GRPC_STATUS_CODE_NAMES;
 
 /**
  * A canonical gRPC status code name, e.g. `DEADLINE_EXCEEDED`.
  * @internal Does not follow semver.
  */
-export type GrpcStatusName = (typeof GRPC_STATUS_NAMES)[number];
+export type GrpcStatusName = GrpcStatusCodeName;
 
-/**
- * `grpcConfig.retryPolicy.retryableStatusCodes` when absent.
- * @internal Does not follow semver.
- */
-export const DEFAULT_GRPC_RETRYABLE_STATUS_CODES: readonly GrpcStatusName[] = Object.freeze([
-  "UNAVAILABLE",
-  "DEADLINE_EXCEEDED",
-  "RESOURCE_EXHAUSTED",
-]);
+export { DEFAULT_GRPC_RETRYABLE_STATUS_CODES };
 
 const ALIASES = new Map<string, GrpcStatusName>();
 for (const name of GRPC_STATUS_NAMES) {

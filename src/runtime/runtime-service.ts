@@ -18,7 +18,7 @@ import { identityFromMetadata } from "../headers/index.js";
 import { resolveCapabilities } from "./capabilities.js";
 import { RuntimeMessages } from "./constants.js";
 import { ConverseSession, type ServerFrame } from "./converse-session.js";
-import { registerRuntimeHealth } from "./grpc-health.js";
+import { registerHealth } from "../grpc/index.js";
 import { InvocationHub } from "./invocation-hub.js";
 import { resolveServiceOptions, type RuntimeServiceOptions } from "./options.js";
 import { toInt64, usageToProto } from "./parts.js";
@@ -250,7 +250,7 @@ export function buildRuntimeService(
 
   const routes = (router: ConnectRouter): void => {
     router.service(RuntimeService, service);
-    if (o.grpcHealth) registerRuntimeHealth(router);
+    if (o.grpcHealth) registerHealth(router, [RuntimeService.typeName]);
   };
   return Object.assign(routes, { service, contextValues: runtimeContextValues });
 }
