@@ -207,10 +207,13 @@ export {
   AuthError,
   ClientToolError,
   BackendError,
+  SandboxUnreachableError,
+  SANDBOX_DIAL_TIMEOUT_MS,
 } from "./registry/index.js";
 export type {
   ToolExecutor,
   ToolExecutorOptions,
+  ToolExecutorEvents,
   DelegationSource,
   ToolCall,
   CallContext,

@@ -34,3 +34,5 @@ export type {
   ExpectedRecord,
 } from "./testing/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";
+export type { Recorder, ToolCallRecord, ToolCallStatus } from "./records/index.js";
+export type { JsonValue } from "./core/index.js";

@@ -26,7 +26,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   registry: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "grpc", "mcp", "openapi", "client-tools", "reconcile"],
   contract: ["core", "headers", "gen/omnia/runtime"],
   conformance: ["core", "contract"],
-  runtime: ["core", "headers", "contract", "registry", "client-tools", "records"],
+  runtime: ["core", "headers", "contract", "registry", "client-tools", "records", "gen/grpc/health"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
   cli: ["*"],
   gen: ["gen"],

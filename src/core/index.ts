@@ -18,3 +18,4 @@ export type { Logger, LogFields } from "./logger.js";
 export { parseGoDuration, formatGoDuration } from "./duration.js";
 export type { JsonValue, JsonObject } from "./json.js";
 export { goJsonMarshal, goJsonString, compareUtf8 } from "./go-json.js";
+export type { GrpcStatusCodeName } from "./grpc-status.js";

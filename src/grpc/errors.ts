@@ -1,29 +1,8 @@
+import type { GrpcStatusCodeName } from "../core/index.js";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
 
-/**
- * A gRPC status code by its canonical UPPER_SNAKE name (`UNAVAILABLE`,
- * `DEADLINE_EXCEEDED`, ...), the spelling `grpcConfig.retryPolicy.retryableStatusCodes` uses.
- * @public
- */
-export type GrpcStatusCodeName =
-  | "OK"
-  | "CANCELLED"
-  | "UNKNOWN"
-  | "INVALID_ARGUMENT"
-  | "DEADLINE_EXCEEDED"
-  | "NOT_FOUND"
-  | "ALREADY_EXISTS"
-  | "PERMISSION_DENIED"
-  | "RESOURCE_EXHAUSTED"
-  | "FAILED_PRECONDITION"
-  | "ABORTED"
-  | "OUT_OF_RANGE"
-  | "UNIMPLEMENTED"
-  | "INTERNAL"
-  | "UNAVAILABLE"
-  | "DATA_LOSS"
-  | "UNAUTHENTICATED";
+export type { GrpcStatusCodeName } from "../core/index.js";
 
 /**
  * Index = numeric code. `[canonical name, grpc-go codes.Code.String()]`: the

@@ -39,7 +39,7 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
  * does, plus the 1.9.0 facade-hop keys (§4.9).
  * - Only `x-omnia-*` keys are read; names are matched case-insensitively.
  *   `authorization` is never read: the caller's token stays out of the identity.
- * - Flat keys (the identity and runtime rows of {@link OMNIA_HEADER_KEYS}) set
+ * - Flat keys (the identity and runtime rows of `OMNIA_HEADER_KEYS`) set
  *   their field when the value is non-empty.
  * - `x-omnia-claim-<name>` (with a non-empty name) sets `claims[name]`, the
  *   name lower-cased as it crosses gRPC; empty values are kept. With no claim

@@ -15,7 +15,9 @@
  * - optional strings that Omnia treats as unset when empty (`bodyMapping: ""`) are absent;
  * - lists and maps default to empty, never `undefined`.
  */
-import type { ConfigIssue, JsonObject, JsonValue } from "../core/index.js";
+import type { ConfigIssue, GrpcStatusCodeName, JsonObject, JsonValue } from "../core/index.js";
+
+export type { GrpcStatusCodeName } from "../core/index.js";
 
 /**
  * The handler types a ToolRegistry accepts.
@@ -155,29 +157,6 @@ export interface HttpRetryPolicy {
   /** Default true. */
   readonly respectRetryAfter: boolean;
 }
-
-/**
- * The canonical gRPC status code names (UPPER_SNAKE).
- * @public
- */
-export type GrpcStatusCodeName =
-  | "OK"
-  | "CANCELLED"
-  | "UNKNOWN"
-  | "INVALID_ARGUMENT"
-  | "DEADLINE_EXCEEDED"
-  | "NOT_FOUND"
-  | "ALREADY_EXISTS"
-  | "PERMISSION_DENIED"
-  | "RESOURCE_EXHAUSTED"
-  | "FAILED_PRECONDITION"
-  | "ABORTED"
-  | "OUT_OF_RANGE"
-  | "UNIMPLEMENTED"
-  | "INTERNAL"
-  | "UNAVAILABLE"
-  | "DATA_LOSS"
-  | "UNAUTHENTICATED";
 
 /**
  * `grpcConfig.retryPolicy`, with defaults applied (runtime-tools.md §2.1).

@@ -1,1 +1,1 @@
-export type { ToolCallRecord, Recorder, ToolCallStatus, ToolExecution } from "./record.js";
+export type { ToolCallRecord, Recorder, ToolCallStatus } from "./record.js";

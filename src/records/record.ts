@@ -1,13 +1,6 @@
 import type { JsonValue } from "../core/index.js";
 
 /**
- * How a tool's call is executed: by the runtime (`http`, `grpc`, `mcp`,
- * `openapi`) or handed back to the connected client (`client`).
- * @public
- */
-export type ToolExecution = "server" | "client";
-
-/**
  * The terminal status of a tool call. `denied` is a refusal: a policy denial,
  * a client that declined or never answered, or no client to answer.
  * @public
@@ -33,7 +26,8 @@ export interface ToolCallRecord {
   readonly handlerName: string;
   /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty for an unknown tool. */
   readonly handlerType: string;
-  readonly execution: ToolExecution;
+  /** Where the call ran: in the runtime (`server`) or in the connected client (`client`). */
+  readonly execution: "server" | "client";
   readonly status: ToolCallStatus;
   /** The arguments: the parsed value, or the raw text when it was not valid JSON. */
   readonly arguments: JsonValue | string;

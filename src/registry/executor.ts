@@ -28,8 +28,12 @@ import { BackendError, ClientToolError, InvalidArgumentsError, UnknownToolError,
 import { resolveAuthHeaders, resolveSecretHeaders, type SecretResolver, type WorkloadTokenAcquirer, type WorkloadTokenCache } from "./auth.js";
 import { buildDecisionRequest } from "./decision-request.js";
 import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
-import { httpAttempt, httpRetrySetup, type HttpSuccess, type PreparedHttpCall } from "./http-backend.js";
+import { httpAttempt, httpExchange, httpRetrySetup, type BackendSuccess } from "./http-backend.js";
+import { mcpAttempt } from "./mcp-backend.js";
+import { createDiscovery, type Discovery, type ResolvedTool } from "./discovery.js";
+import { dialOnce, SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS, sandboxTarget } from "./sandbox.js";
 import { grpcAttempt, grpcRetrySetup, type PreparedGrpcCall } from "./grpc-backend.js";
+import { executeOpenApiOperation } from "../openapi/index.js";
 
 /**
  * Mints the delegation JWT sent as `x-omnia-delegation` for a handler with
@@ -41,6 +45,18 @@ export type DelegationSource = (request: {
   readonly handlerName: string;
   readonly identity: Identity | undefined;
 }) => string | Promise<string>;
+
+/**
+ * Progress events of the executor, for watchers such as `WatchInvocation`:
+ * they carry no arguments and no results, by design.
+ * @public
+ */
+export interface ToolExecutorEvents {
+  /** A call started. */
+  tool_call: { readonly callId: string; readonly name: string };
+  /** A call ended: `ok` is true for a success outcome. */
+  tool_result: { readonly callId: string; readonly name: string; readonly ok: boolean; readonly durationMs: number };
+}
 
 /**
  * Options of {@link createToolExecutor}.
@@ -91,7 +107,27 @@ export interface ToolExecutor {
    * @throws UnknownClientCallError for a call id that is not pending
    */
   completeClientCall(result: ClientToolResult): ToolOutcome;
-  /** Closes what the executor created (its HTTP agent). Idempotent. Pending client calls are dropped. */
+  /**
+   * Every tool this executor serves: the registry's static tools, then the
+   * tools its mcp and openapi handlers discovered (after the first call that
+   * needed them, or after {@link ToolExecutor.refresh}).
+   */
+  readonly tools: readonly ToolDescriptor[];
+  /**
+   * Runs discovery again for every mcp and openapi handler (MCP `tools/list`,
+   * the OpenAPI spec fetch) and swaps the discovered tool set once every
+   * handler succeeded. Discovery otherwise runs lazily on the first call of an
+   * unknown tool.
+   * @throws the discovery error (an `McpTransportError`, `OpenApiSpecError` or a
+   *   `DuplicateToolError` when a discovered name collides); the previous set stays
+   */
+  refresh(): Promise<void>;
+  /**
+   * Subscribes to progress events; the returned handle unsubscribes. A listener
+   * that throws is logged and does not affect the call.
+   */
+  on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
+  /** Closes what the executor created (its HTTP agent, gRPC and MCP clients). Idempotent. Pending client calls are dropped. */
   close(): Promise<void>;
 }
 
@@ -144,6 +180,23 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const pending = new PendingClientCalls<PendingClient>(clock, options.clientCallTimeoutMs);
   let ownAgent: HttpDispatcher | undefined;
   const grpcClients = new Map<string, ToolServiceClient>();
+  const listeners: { [E in keyof ToolExecutorEvents]: Set<(payload: ToolExecutorEvents[E]) => void> } = { tool_call: new Set(), tool_result: new Set() };
+  function emit<E extends keyof ToolExecutorEvents>(event: E, payload: ToolExecutorEvents[E]): void {
+    for (const listener of listeners[event]) {
+      try {
+        listener(payload);
+      } catch (e) {
+        logger.error("tool executor: an event listener threw", { event, error: toError(e).message });
+      }
+    }
+  }
+  const discovery: Discovery = createDiscovery({
+    registry,
+    dispatcher: () => dispatcher(),
+    clock,
+    logger,
+    authHeaders: (handler) => resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache),
+  });
   let closed = false;
 
   const dispatcher = (): HttpDispatcher => options.dispatcher ?? (ownAgent ??= createDefaultDispatcher());
@@ -189,22 +242,31 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       durationMs,
       attempts,
     });
+    if (listeners.tool_result.size > 0) emit("tool_result", { callId: call.id, name: call.name, ok: outcome.status === "success", durationMs });
     return { ...outcome, toolName: call.name, callId: call.id, handlerType, durationMs };
   }
 
   async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
     const startedAt = clock.now();
+    if (listeners.tool_call.size > 0) emit("tool_call", { callId: call.id, name: call.name });
     const sessionId = ctx.identity?.sessionId || undefined;
     const parsed = parseArguments(call.arguments);
     const recordedArgs = parsed.ok ? (parsed.value ?? null) : (call.arguments as string);
 
-    const descriptor: ToolDescriptor | undefined = registry.getTool(call.name);
-    const handler = descriptor === undefined ? undefined : registry.getHandler(descriptor.handlerName);
-    if (descriptor === undefined || handler === undefined) {
+    let resolved: ResolvedTool | undefined;
+    try {
+      resolved = await discovery.resolve(call.name);
+    } catch (e) {
+      // Discovery of an mcp/openapi handler failed: this call fails; the next one tries again.
+      const error = asOmniaError(e);
+      return finish(call, undefined, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
+    }
+    if (resolved === undefined) {
       const error = new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`);
       return finish(call, undefined, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
     }
+    const handler = resolved.handler;
     if (!parsed.ok) {
       const error = new InvalidArgumentsError(`invalid arguments for tool ${JSON.stringify(call.name)}: ${parsed.message}`);
       return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
@@ -244,7 +306,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       injected = decision.headers;
     }
 
-    const breaker = breakerFor(handler, call.name, ctx);
+    const claim = sandboxClaim(handler, ctx);
+    const breaker = claim === undefined ? breakers.get(call.name) : ctx.conversation!.breakers.get(claim);
     const fail = (error: OmniaToolsError, attempts = 0): ToolOutcome =>
       finish(call, handler, startedAt, sessionId, recordedArgs, attempts, { status: "error", message: error.message, error });
 
@@ -259,31 +322,47 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
 
     let sent = 0;
-    let attempt: (signal: AbortSignal | undefined) => Promise<AttemptOutcome<HttpSuccess>>;
+    let attempt: (signal: AbortSignal | undefined) => Promise<AttemptOutcome<BackendSuccess>>;
     let policy: RetryPolicyOptions;
+    const rawArgs = typeof call.arguments === "string" ? call.arguments : argsValue;
     switch (handler.type) {
       case "http": {
-        let prepared: PreparedHttpCall;
+        let headersFromSecret: Record<string, string>;
         try {
-          prepared = {
-            handler,
-            args: typeof call.arguments === "string" ? call.arguments : argsValue,
-            context: {
-              identity: ctx.identity,
-              agent: options.agent,
-              auth,
-              headersFromSecret: await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets),
-              injected,
-              delegationToken: token,
-              logger,
-            },
-          };
+          headersFromSecret = await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets);
         } catch (e) {
           return fail(asOmniaError(e));
         }
-        const setup = httpRetrySetup(handler);
+        const exchange = httpExchange(
+          handler,
+          rawArgs,
+          { identity: ctx.identity, agent: options.agent, auth, headersFromSecret, injected, delegationToken: token, logger },
+          dispatcher,
+        );
+        const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
         policy = setup.policy;
-        attempt = (signal) => httpAttempt(prepared, { breaker, clock, dispatcher: dispatcher(), rules: setup.rules, signal, logger });
+        attempt = (signal) => httpAttempt(exchange, { breaker, clock, timeoutMs: handler.timeoutMs, rules: setup.rules, signal, logger, toolName: call.name });
+        break;
+      }
+      case "openapi": {
+        const operation = resolved.operation;
+        if (operation === undefined) return fail(new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`));
+        const context = { identity: ctx.identity, agent: options.agent, auth, injected, delegationToken: token, logger };
+        const exchange = async (signal: AbortSignal) => {
+          const out = await executeOpenApiOperation(dispatcher(), operation, rawArgs, context, { signal });
+          const raw = out.response.headers["retry-after"];
+          return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
+        };
+        const setup = httpRetrySetup(handler.openAPIConfig.retryPolicy);
+        policy = setup.policy;
+        attempt = (signal) => httpAttempt(exchange, { breaker, clock, timeoutMs: handler.timeoutMs, rules: setup.rules, signal, logger, toolName: call.name });
+        break;
+      }
+      case "mcp": {
+        const client = discovery.mcpClient(handler);
+        const rp = handler.mcpConfig.retryPolicy;
+        policy = rp === undefined ? { maxAttempts: 1 } : { maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs };
+        attempt = (signal) => mcpAttempt(client, call.name, rawArgs, { breaker, clock, timeoutMs: handler.timeoutMs, injected, signal });
         break;
       }
       case "grpc": {
@@ -313,12 +392,20 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         break;
       }
       default:
-        return fail(new UnknownToolError(`handler ${JSON.stringify(handler.name)} of type ${handler.type} has no executor for tool ${JSON.stringify(call.name)}`));
+        return fail(new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`));
     }
 
-    let result: RetryResult<HttpSuccess>;
+    // A sandbox claim already proven reachable in this conversation is dialled once first:
+    // a dead sandbox fails the call at once, with no retry and no breaker event (seed 004).
+    if (claim !== undefined && ctx.conversation!.reachability.isProven(claim)) {
+      const target = sandboxTarget(handler);
+      const reason = target === undefined ? undefined : await dialOnce(target, clock, SANDBOX_DIAL_TIMEOUT_MS, ctx.signal);
+      if (reason !== undefined) return fail(new SandboxUnreachableError(claim, reason));
+    }
+
+    let result: RetryResult<BackendSuccess>;
     try {
-      result = await runWithRetry<HttpSuccess>(
+      result = await runWithRetry<BackendSuccess>(
         (a) => {
           sent++;
           return attempt(a.signal);
@@ -330,7 +417,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       fail(asOmniaError(e), sent);
       throw e;
     }
-    if (result.status === "success") return finish(call, handler, startedAt, sessionId, recordedArgs, result.attempts, { status: "success", ...result.value });
+    if (result.status === "success") {
+      if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
+      return finish(call, handler, startedAt, sessionId, recordedArgs, result.attempts, { status: "success", ...result.value });
+    }
     return fail(asOmniaError(result.error), result.attempts);
   }
 
@@ -352,10 +442,14 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return client;
   }
 
-  function breakerFor(handler: HandlerConfig, toolName: string, ctx: CallContext): CircuitBreaker {
-    // A sandbox handler reaches a different sandbox per conversation: its breaker is the conversation's.
-    if (handler.sandbox !== undefined && ctx.conversation !== undefined) return ctx.conversation.breakers.get(toolName);
-    return breakers.get(toolName);
+  /**
+   * The sandbox claim of a call: a handler with a `sandbox` block reaches a
+   * different sandbox in each conversation, so its breaker and reachability are
+   * the conversation's, keyed by the handler name (the conversation's claim on
+   * that handler's sandbox). Without a conversation, the per-tool breaker applies.
+   */
+  function sandboxClaim(handler: HandlerConfig, ctx: CallContext): string | undefined {
+    return handler.sandbox !== undefined && ctx.conversation !== undefined ? handler.name : undefined;
   }
 
   async function delegationToken(handler: HandlerConfig, toolName: string, identity: Identity | undefined): Promise<string | undefined> {
@@ -378,11 +472,24 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   return {
     execute,
     completeClientCall,
+    on(event, listener) {
+      const set = listeners[event] as Set<typeof listener>;
+      set.add(listener);
+      return { dispose: () => void set.delete(listener) };
+    },
+    get tools() {
+      return discovery.tools();
+    },
+    async refresh() {
+      if (closed) throw new ClosedError("refresh: the executor is closed");
+      await discovery.refresh();
+    },
     async close() {
       if (closed) return;
       closed = true;
       pending.clear();
-      await Promise.all([ownAgent?.close(), ...[...grpcClients.values()].map((c) => c.close())]);
+      await Promise.all([discovery.close(), ...[...grpcClients.values()].map((c) => c.close())]);
+      await ownAgent?.close();
       grpcClients.clear();
     },
   };

@@ -3,7 +3,7 @@ import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import { GrpcStatusError, interpretToolResponse, type ToolServiceClient } from "../grpc/index.js";
 import { classifyGrpcStatus, runAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
-import type { HttpSuccess } from "./http-backend.js";
+import type { BackendSuccess } from "./http-backend.js";
 
 /** What one gRPC call needs before its first attempt. @internal Does not follow semver. */
 export interface PreparedGrpcCall {
@@ -41,7 +41,7 @@ export async function grpcAttempt(
     readonly signal: AbortSignal | undefined;
     readonly logger: Logger;
   },
-): Promise<AttemptOutcome<HttpSuccess>> {
+): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit();
   const timeoutMs = call.handler.timeoutMs;
   const settled = await runAttempt(

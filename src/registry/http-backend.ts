@@ -1,5 +1,5 @@
 import type { Clock, JsonValue, Logger } from "../core/index.js";
-import type { HttpHandlerConfig } from "../manifest/index.js";
+import type { HttpHandlerConfig, HttpRetryPolicy } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import {
   buildHttpRequest,
@@ -7,34 +7,30 @@ import {
   HttpTransportError,
   interpretHttpResponse,
   sendHttpRequest,
-  type HttpHeaderContext,
   type HttpDispatcher,
-  type HttpRequestShape,
+  type HttpHeaderContext,
+  type HttpInterpretation,
 } from "../http/index.js";
 import { classifyHttpError, classifyHttpStatus, runAttempt, type AttemptOutcome, type HttpRetryRules, type RetryPolicyOptions } from "../retry/index.js";
 
-/** What one HTTP call needs before its first attempt. @internal Does not follow semver. */
-export interface PreparedHttpCall {
-  readonly handler: HttpHandlerConfig;
-  /** The arguments: the text as the model produced it (sent verbatim on the simple path), or a value. */
-  readonly args: string | JsonValue | undefined;
-  readonly context: HttpHeaderContext;
-  /** The request, built once per call (Go rebuilds it per attempt, identically). */
-  request?: HttpRequestShape | Error;
-}
-
-/** The success value of an HTTP attempt. @internal Does not follow semver. */
-export interface HttpSuccess {
+/** The success value of an attempt, whatever the transport. @internal Does not follow semver. */
+export interface BackendSuccess {
   readonly result: JsonValue;
   readonly resultJson: string;
   readonly truncated?: true;
 }
 
+/** One HTTP exchange: what came back and what it means for the model. @internal Does not follow semver. */
+export interface HttpExchange {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  readonly interpretation: HttpInterpretation;
+}
+
 const NO_RETRY_RULES: HttpRetryRules = Object.freeze({ retryOn: Object.freeze([]), retryOnNetworkError: false, respectRetryAfter: false });
 
-/** The handler's retry policy and rules; no `retryPolicy` means one attempt. @internal Does not follow semver. */
-export function httpRetrySetup(handler: HttpHandlerConfig): { policy: RetryPolicyOptions; rules: HttpRetryRules } {
-  const rp = handler.httpConfig.retryPolicy;
+/** An http/openapi retry policy and its rules; no `retryPolicy` means one attempt. @internal Does not follow semver. */
+export function httpRetrySetup(rp: HttpRetryPolicy | undefined): { policy: RetryPolicyOptions; rules: HttpRetryRules } {
   if (rp === undefined) return { policy: { maxAttempts: 1 }, rules: NO_RETRY_RULES };
   return {
     policy: { maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs },
@@ -43,41 +39,47 @@ export function httpRetrySetup(handler: HttpHandlerConfig): { policy: RetryPolic
 }
 
 /**
- * One attempt: breaker admission, then the request under the handler's
- * per-attempt timeout, then classification for the breaker and the retry loop.
+ * The exchange of an `http` handler: build the request (http.md §2; Go
+ * rebuilds it per attempt), send it, read at most 10 MiB, interpret.
+ * @internal Does not follow semver.
+ */
+export function httpExchange(
+  handler: HttpHandlerConfig,
+  args: string | JsonValue | undefined,
+  context: HttpHeaderContext,
+  dispatcher: () => HttpDispatcher,
+): (signal: AbortSignal) => Promise<HttpExchange> {
+  return async (signal) => {
+    const request = buildHttpRequest(handler, args, context);
+    const response = await sendHttpRequest(dispatcher(), request, { signal });
+    const raw = response.headers["retry-after"];
+    const retryAfter = Array.isArray(raw) ? raw[0] : raw;
+    return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
+  };
+}
+
+/**
+ * One HTTP-transport attempt (http and openapi handlers): breaker admission,
+ * then the exchange under the per-attempt timeout, then classification.
  * Breaker accounting: 2xx and 4xx are successes; 5xx, other statuses,
  * transport errors, timeouts, build and mapping errors are failures; an
  * abandoned attempt counts as nothing.
  * @internal Does not follow semver.
  */
 export async function httpAttempt(
-  call: PreparedHttpCall,
+  exchange: (signal: AbortSignal) => Promise<HttpExchange>,
   deps: {
     readonly breaker: CircuitBreaker;
     readonly clock: Clock;
-    readonly dispatcher: HttpDispatcher;
+    readonly timeoutMs: number;
     readonly rules: HttpRetryRules;
     readonly signal: AbortSignal | undefined;
     readonly logger: Logger;
+    readonly toolName: string;
   },
-): Promise<AttemptOutcome<HttpSuccess>> {
+): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-  if (call.request === undefined) {
-    try {
-      call.request = buildHttpRequest(call.handler, call.args, call.context);
-    } catch (e) {
-      call.request = e as Error;
-    }
-  }
-  const request = call.request;
-  if (request instanceof Error) {
-    ticket.failure();
-    return { kind: "failure", error: request, retryable: false };
-  }
-  const settled = await runAttempt(
-    (signal) => sendHttpRequest(deps.dispatcher, request, { signal }),
-    deps.signal === undefined ? { clock: deps.clock, timeoutMs: call.handler.timeoutMs } : { clock: deps.clock, timeoutMs: call.handler.timeoutMs, signal: deps.signal },
-  );
+  const settled = await runAttempt(exchange, deps.signal === undefined ? { clock: deps.clock, timeoutMs: deps.timeoutMs } : { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal });
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();
@@ -95,22 +97,17 @@ export async function httpAttempt(
       return { kind: "failure", error, ...classifyHttpError(error, deps.rules) };
     }
     case "success": {
-      const response = settled.value;
-      const retryAfter = headerValue(response.headers["retry-after"]);
-      const meaning = interpretHttpResponse(call.handler, response.status, response.body, { truncated: response.truncated, retryAfter });
-      if (meaning.status === "success") {
+      const { status, retryAfter, interpretation } = settled.value;
+      if (interpretation.status === "success") {
         ticket.success();
-        if (meaning.truncated === true) deps.logger.warn("HTTP tool response cut at the 10 MiB read cap", { tool: call.handler.tool.name });
-        return { kind: "success", value: meaning.truncated === true ? { result: meaning.result, resultJson: meaning.resultJson, truncated: true } : { result: meaning.result, resultJson: meaning.resultJson } };
+        if (interpretation.truncated === true) deps.logger.warn("HTTP tool response cut at the 10 MiB read cap", { tool: deps.toolName });
+        const { result, resultJson } = interpretation;
+        return { kind: "success", value: interpretation.truncated === true ? { result, resultJson, truncated: true } : { result, resultJson } };
       }
       // A 4xx is not a breaker failure: the backend answered; the request was wrong.
-      if (meaning.error instanceof HttpStatusError && response.status >= 400 && response.status <= 499) ticket.success();
+      if (interpretation.error instanceof HttpStatusError && status >= 400 && status <= 499) ticket.success();
       else ticket.failure();
-      return { kind: "failure", error: meaning.error, ...classifyHttpStatus(response.status, retryAfter, deps.rules, deps.clock.now()) };
+      return { kind: "failure", error: interpretation.error, ...classifyHttpStatus(status, retryAfter, deps.rules, deps.clock.now()) };
     }
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

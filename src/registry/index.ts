@@ -1,5 +1,6 @@
 export { createToolExecutor } from "./executor.js";
-export type { ToolExecutor, ToolExecutorOptions, DelegationSource } from "./executor.js";
+export type { ToolExecutor, ToolExecutorOptions, ToolExecutorEvents, DelegationSource } from "./executor.js";
+export { SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS } from "./sandbox.js";
 export {
   UnknownToolError,
   InvalidArgumentsError,

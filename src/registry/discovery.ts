@@ -1,0 +1,152 @@
+import type { Clock, Logger } from "../core/index.js";
+import {
+  DuplicateToolError,
+  type HandlerConfig,
+  type McpHandlerConfig,
+  type OpenApiHandlerConfig,
+  type ToolDescriptor,
+  type ToolRegistry,
+  type ManifestIssue,
+  type DuplicateTool,
+} from "../manifest/index.js";
+import { createMcpToolClient, type McpToolClient } from "../mcp/index.js";
+import { loadOpenApiOperations, type OpenApiOperation } from "../openapi/index.js";
+import type { HttpDispatcher } from "../http/index.js";
+
+/** A tool and what serves it. @internal Does not follow semver. */
+export interface ResolvedTool {
+  readonly descriptor: ToolDescriptor;
+  readonly handler: HandlerConfig;
+  /** For an openapi tool: the operation it calls. */
+  readonly operation?: OpenApiOperation;
+}
+
+/** The tools of mcp and openapi handlers, found at run time. @internal Does not follow semver. */
+export interface Discovery {
+  /** The tool named `name`: a static tool at once, a discovered one after the first discovery. */
+  resolve(name: string): Promise<ResolvedTool | undefined>;
+  /** Re-runs discovery for every mcp/openapi handler; swaps the set only when all succeed. */
+  refresh(): Promise<void>;
+  /** Static tools, then discovered ones. */
+  tools(): readonly ToolDescriptor[];
+  /** The (lazily created, reused) MCP client of a handler. */
+  mcpClient(handler: McpHandlerConfig): McpToolClient;
+  close(): Promise<void>;
+}
+
+/** @internal Does not follow semver. */
+export function createDiscovery(deps: {
+  readonly registry: ToolRegistry;
+  readonly dispatcher: () => HttpDispatcher;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The handler's own auth header, resolved on every request (so rotated credentials apply). */
+  readonly authHeaders: (handler: HandlerConfig) => Promise<Record<string, string>>;
+}): Discovery {
+  const { registry } = deps;
+  const mcpClients = new Map<string, McpToolClient>();
+  let discovered: Map<string, ResolvedTool> | undefined;
+  let running: Promise<void> | undefined;
+
+  const mcpClient = (handler: McpHandlerConfig): McpToolClient => {
+    let client = mcpClients.get(handler.name);
+    if (client === undefined) {
+      client = createMcpToolClient(handler, {
+        // stdio handlers cannot carry auth (rejected at load); network ones send it on every request.
+        ...(handler.mcpConfig.transport === "stdio" ? {} : { headers: () => deps.authHeaders(handler) }),
+        dispatcher: deps.dispatcher(),
+        clock: deps.clock,
+        logger: deps.logger,
+      });
+      mcpClients.set(handler.name, client);
+    }
+    return client;
+  };
+
+  async function discover(): Promise<void> {
+    const next = new Map<string, ResolvedTool>();
+    const owner = new Map<string, string>(registry.tools.map((t) => [t.name, t.handlerName]));
+    const issues: ManifestIssue[] = [];
+    const duplicates: DuplicateTool[] = [];
+    const add = (tool: ResolvedTool, index: number): void => {
+      const first = owner.get(tool.descriptor.name);
+      if (first !== undefined) {
+        issues.push({
+          path: `handlers[${index}]`,
+          message: `duplicate tool name ${JSON.stringify(tool.descriptor.name)}: served by handler ${JSON.stringify(first)} and handler ${JSON.stringify(tool.handler.name)}`,
+          code: DuplicateToolError.code,
+        });
+        duplicates.push({ toolName: tool.descriptor.name, handlers: [first, tool.handler.name] });
+        return;
+      }
+      owner.set(tool.descriptor.name, tool.handler.name);
+      next.set(tool.descriptor.name, tool);
+    };
+    for (const handler of registry.discoveredHandlers) {
+      const index = registry.handlers.indexOf(handler);
+      if (handler.type === "mcp") {
+        for (const t of await mcpClient(handler).listTools()) {
+          add({ handler, descriptor: descriptorOf(handler, t.name, t.description, t.inputSchema, t.outputSchema) }, index);
+        }
+      } else {
+        const operations = await loadOpenApiOperations(handler as OpenApiHandlerConfig, {
+          dispatcher: deps.dispatcher(),
+          headers: await deps.authHeaders(handler),
+          clock: deps.clock,
+          logger: deps.logger,
+        });
+        for (const op of operations) add({ handler, operation: op, descriptor: descriptorOf(handler, op.name, op.description, op.inputSchema, undefined) }, index);
+      }
+    }
+    if (issues.length > 0) throw new DuplicateToolError(issues, duplicates);
+    discovered = next;
+    deps.logger.info("discovered tools", { count: next.size });
+  }
+
+  const refresh = (): Promise<void> => {
+    running ??= discover().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  return {
+    async resolve(name) {
+      const descriptor = registry.getTool(name);
+      if (descriptor !== undefined) {
+        const handler = registry.getHandler(descriptor.handlerName);
+        return handler === undefined ? undefined : { descriptor, handler };
+      }
+      if (registry.discoveredHandlers.length === 0) return undefined;
+      if (discovered === undefined) await refresh();
+      return discovered?.get(name);
+    },
+    refresh,
+    tools() {
+      return discovered === undefined ? registry.tools : [...registry.tools, ...[...discovered.values()].map((t) => t.descriptor)];
+    },
+    mcpClient,
+    async close() {
+      await Promise.all([...mcpClients.values()].map((c) => c.close()));
+      mcpClients.clear();
+    },
+  };
+}
+
+function descriptorOf(
+  handler: HandlerConfig,
+  name: string,
+  description: string,
+  inputSchema: ToolDescriptor["inputSchema"],
+  outputSchema: ToolDescriptor["outputSchema"] | undefined,
+): ToolDescriptor {
+  return Object.freeze({
+    name,
+    description,
+    inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    handlerName: handler.name,
+    handlerType: handler.type,
+    execution: "server" as const,
+  });
+}

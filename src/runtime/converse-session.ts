@@ -1,0 +1,375 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ClosedError, InvalidOptionError, toError, type Clock, type Logger, type TimerHandle } from "../core/index.js";
+import { NO_CLIENT_REASON, type ClientToolRequest } from "../client-tools/index.js";
+import { ToolExecution, type ClientMessage, type ClientToolResult as ProtoClientToolResult, type ServerMessageSchema } from "../contract/index.js";
+import type { IncomingIdentity } from "../headers/index.js";
+import { RuntimeMessages } from "./constants.js";
+import { ConverseStateError } from "./errors.js";
+import { FrameQueue } from "./frame-queue.js";
+import { InboundReader, type Inbound } from "./inbound-reader.js";
+import { partsFromProto, partsToProto, toInt64, usageToProto } from "./parts.js";
+import type { ClientToolReply, Emitter, RuntimeHandler, Turn, TurnDone, TurnMedia } from "./types.js";
+
+/** A `ServerMessage` as the stream writes it. @internal Does not follow semver. */
+export type ServerFrame = MessageInitShape<typeof ServerMessageSchema>;
+
+/** What a converse session needs from its service. @internal Does not follow semver. */
+export interface ConverseDeps {
+  readonly handler: RuntimeHandler;
+  /** The capability list for this stream's hello (the same function answers Health). */
+  readonly capabilities: () => string[];
+  readonly heartbeatIntervalMs: number;
+  readonly clock: Clock;
+  readonly logger: Logger;
+}
+
+interface Pending {
+  readonly resolve: (reply: ClientToolReply) => void;
+  readonly reject: (err: Error) => void;
+}
+
+type ReadResult = Inbound | { readonly kind: "aborted" };
+
+const noop = (): void => {};
+
+/** Marks a promise handled (the caller may still await it) and returns it. */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(noop);
+  return p;
+}
+
+/**
+ * A receive error as the stream's final status. An undecodable or otherwise
+ * malformed message surfaces from connect as `Internal` ("parse binary: …");
+ * the runtime answers `InvalidArgument` instead, so malformed input never looks
+ * like a crash (`Internal`/`Unknown`/`DataLoss`) to the conformance suite.
+ */
+function receiveError(error: unknown): ConnectError {
+  const ce = ConnectError.from(error);
+  if (ce.code === Code.Internal || ce.code === Code.Unknown || ce.code === Code.DataLoss) {
+    return new ConnectError(`failed to receive message: ${ce.rawMessage}`, Code.InvalidArgument);
+  }
+  return ce;
+}
+
+function abortError(signal: AbortSignal): ConnectError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ConnectError) return reason;
+  return new ConnectError("the stream was cancelled", Code.Canceled);
+}
+
+function replyFromProto(r: ProtoClientToolResult): ClientToolReply {
+  return {
+    callId: r.callId,
+    resultJson: r.resultJson,
+    isRejected: r.isRejected,
+    rejectionReason: r.rejectionReason,
+    isDenied: r.isDenied,
+  };
+}
+
+interface TurnState {
+  done: boolean;
+  ended: boolean;
+}
+
+/**
+ * One `Converse` stream (contract.md §5.2 plus 1.9.0): hello before the first
+ * turn, strictly sequential turns, the client-tool round trip matched by call
+ * id, heartbeats while a turn runs, and the fixed error frames.
+ * @internal Does not follow semver.
+ */
+export class ConverseSession {
+  readonly #deps: ConverseDeps;
+  readonly #reader: InboundReader;
+  readonly #signal: AbortSignal;
+  readonly #incoming: IncomingIdentity;
+  readonly #queue = new FrameQueue<ServerFrame>();
+  readonly #pending = new Map<string, Pending>();
+  #pumping = false;
+  #pump: Promise<void> | undefined;
+  #abortWait: Promise<ReadResult> | undefined;
+
+  constructor(deps: ConverseDeps, requests: AsyncIterable<ClientMessage>, incoming: IncomingIdentity, signal: AbortSignal) {
+    this.#deps = deps;
+    this.#reader = new InboundReader(requests);
+    this.#incoming = incoming;
+    this.#signal = signal;
+  }
+
+  /** The stream's frames. Ends OK on the client's half-close; throws the final status otherwise. */
+  async *frames(): AsyncGenerator<ServerFrame, void, undefined> {
+    // The loop's outcome reaches the drain through end(); it never rejects.
+    void this.#loop().then(
+      () => this.#queue.end(),
+      (err: unknown) => this.#queue.end(err),
+    );
+    // A cancelled stream (the facade gave up, the deadline passed, the server
+    // is closing) ends now, even while a handler that ignores turn.signal runs.
+    const onAbort = (): void => this.#queue.end(abortError(this.#signal));
+    if (this.#signal.aborted) onAbort();
+    else this.#signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      yield* this.#queue.drain();
+    } finally {
+      this.#signal.removeEventListener("abort", onAbort);
+      // The consumer is gone (or the loop ended): later sends reject, waiting
+      // tool calls reject; the loop itself ends on the aborted signal.
+      const closed = new ClosedError("converse: the stream has ended");
+      this.#queue.close(closed);
+      this.#rejectPending(closed);
+    }
+  }
+
+  async #loop(): Promise<void> {
+    let helloSent = false;
+    for (;;) {
+      if (this.#pump !== undefined) await this.#pump;
+      const inbound = await this.#read();
+      if (inbound.kind === "end") return;
+      if (inbound.kind === "aborted") throw abortError(this.#signal);
+      if (inbound.kind === "error") throw receiveError(inbound.error);
+      const message = inbound.message;
+      // Before the hello check, as the Go SDK does: a stream opened with
+      // duplex_start gets an error frame first and no hello for that message.
+      if (message.duplexStart !== undefined) {
+        await this.#send({
+          message: {
+            case: "error",
+            value: { code: RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, message: RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE },
+          },
+        });
+        continue;
+      }
+      if (!helloSent) {
+        let capabilities: string[];
+        try {
+          capabilities = this.#deps.capabilities();
+        } catch (err) {
+          this.#deps.logger.error("runtime: capabilities() failed", { error: toError(err).message });
+          throw new ConnectError("runtime capabilities are unavailable", Code.Unavailable);
+        }
+        await this.#send({ message: { case: "runtimeHello", value: { capabilities } } });
+        helloSent = true;
+      }
+      await this.#turn(message);
+    }
+  }
+
+  /** Reads the next message, or reports the stream's abort, whichever comes first. */
+  #read(): Promise<ReadResult> {
+    if (this.#signal.aborted) return Promise.resolve({ kind: "aborted" });
+    this.#abortWait ??= new Promise<ReadResult>((resolve) => {
+      this.#signal.addEventListener("abort", () => resolve({ kind: "aborted" }), { once: true });
+    });
+    return Promise.race([this.#reader.read(), this.#abortWait]);
+  }
+
+  #send(frame: ServerFrame): Promise<void> {
+    return this.#queue.push(frame);
+  }
+
+  async #turn(message: ClientMessage): Promise<void> {
+    const { identity, clientToolsAvailable, sessionOpen, declare } = this.#incoming;
+    const recordSequenceBase = message.recordSequenceBase;
+    const turn: Turn = {
+      sessionId: message.sessionId,
+      content: message.content,
+      parts: partsFromProto(message.parts),
+      metadata: { ...message.metadata },
+      identity,
+      clientToolsAvailable,
+      sessionOpen,
+      ...(declare === undefined ? {} : { declare }),
+      recordSequenceBase,
+      signal: this.#signal,
+    };
+    const state: TurnState = { done: false, ended: false };
+    const heartbeat = this.#startHeartbeat(state);
+    let failed = false;
+    try {
+      await this.#deps.handler.converse(turn, this.#emitter(turn, state));
+    } catch (err) {
+      failed = true;
+      this.#deps.logger.error("runtime: converse handler failed", { sessionId: turn.sessionId, error: toError(err).message });
+    } finally {
+      heartbeat?.clear();
+      state.ended = true;
+      for (const callId of this.#pending.keys()) {
+        this.#rejectOne(callId, new ConverseStateError(`emit.toolCall: the turn ended before the client answered call ${JSON.stringify(callId)}`));
+      }
+    }
+    if (failed) {
+      await this.#send({
+        message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } },
+      });
+    } else if (!state.done) {
+      await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequenceBase } } });
+    }
+  }
+
+  /** Arms the heartbeat timer on the clock; it re-arms itself until the turn ends or is done. */
+  #startHeartbeat(state: TurnState): { clear(): void } | undefined {
+    const interval = this.#deps.heartbeatIntervalMs;
+    if (interval <= 0) return undefined;
+    let timer: TimerHandle | undefined;
+    const arm = (): void => {
+      timer = this.#deps.clock.setTimeout(() => {
+        if (state.ended || state.done) return;
+        handled(this.#send({ message: { case: "heartbeat", value: {} } }));
+        arm();
+      }, interval);
+    };
+    arm();
+    return { clear: () => timer?.clear() };
+  }
+
+  #emitter(turn: Turn, state: TurnState): Emitter {
+    const check = (method: string): void => {
+      if (state.ended) throw new ConverseStateError(`emit.${method}: the turn has ended; nothing was sent`);
+      if (state.done) throw new ConverseStateError(`emit.${method}: the turn is already done; nothing was sent`);
+    };
+    const guarded = <A extends unknown[], R>(method: string, fn: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> => {
+        try {
+          check(method);
+          return handled(fn(...args));
+        } catch (err) {
+          return handled(Promise.reject(toError(err)));
+        }
+      };
+    return {
+      chunk: guarded("chunk", (text: string) => {
+        if (typeof text !== "string") throw new InvalidOptionError(`emit.chunk: text must be a string; got ${typeof text}`);
+        if (text === "") return Promise.resolve();
+        return this.#send({ message: { case: "chunk", value: { content: text } } });
+      }),
+      media: guarded("media", (chunk: TurnMedia) =>
+        this.#send({
+          message: {
+            case: "mediaChunk",
+            value: {
+              mediaId: chunk.mediaId,
+              sequence: chunk.sequence,
+              isLast: chunk.isLast ?? false,
+              mimeType: chunk.mimeType ?? "",
+              data: chunk.data,
+            },
+          },
+        }),
+      ),
+      done: guarded("done", (done: TurnDone = {}) => {
+        const value: MessageInitShape<typeof ServerMessageSchema>["message"] = {
+          case: "done",
+          value: {
+            finalContent: done.finalContent ?? "",
+            parts: partsToProto(done.parts),
+            finishReason: done.finishReason ?? "",
+            recordSequenceHighWater: toInt64(done.recordSequenceHighWater, turn.recordSequenceBase),
+            ...(done.usage === undefined ? {} : { usage: usageToProto(done.usage) }),
+          },
+        };
+        state.done = true;
+        return this.#send({ message: value });
+      }),
+      toolCall: guarded("toolCall", (call: ClientToolRequest) => this.#toolCall(turn, call)),
+    };
+  }
+
+  #toolCall(turn: Turn, call: ClientToolRequest): Promise<ClientToolReply> {
+    const callId = call.callId;
+    if (typeof callId !== "string" || callId === "") {
+      throw new InvalidOptionError(`emit.toolCall: callId must be a non-empty string; got ${JSON.stringify(callId)}`);
+    }
+    if (!turn.clientToolsAvailable) {
+      // 1.9.0 (contract.md §5.5 [R]): nothing can answer; a denial now beats
+      // hanging until the facade's 120 s inactivity timeout.
+      return Promise.resolve({ callId, isRejected: true, isDenied: true, rejectionReason: NO_CLIENT_REASON });
+    }
+    if (this.#pending.has(callId)) {
+      throw new InvalidOptionError(`emit.toolCall: call id ${JSON.stringify(callId)} is already awaiting a result`);
+    }
+    const reply = new Promise<ClientToolReply>((resolve, reject) => {
+      this.#pending.set(callId, { resolve, reject });
+    });
+    this.#send({
+      message: {
+        case: "toolCall",
+        value: {
+          id: callId,
+          name: call.name,
+          argumentsJson: call.argumentsJson,
+          execution: ToolExecution.CLIENT,
+          consentMessage: call.consentMessage ?? "",
+          categories: call.categories === undefined ? [] : [...call.categories],
+        },
+      },
+    }).catch((err: unknown) => this.#rejectOne(callId, toError(err)));
+    this.#ensurePump();
+    return reply;
+  }
+
+  #ensurePump(): void {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    this.#pump = this.#runPump();
+  }
+
+  /**
+   * Reads while client calls are pending and routes each `client_tool_result`
+   * to the call whose id it names. Stops as soon as nothing is pending, so it
+   * never reads a message meant as the next turn.
+   */
+  async #runPump(): Promise<void> {
+    try {
+      while (this.#pending.size > 0) {
+        const inbound = await this.#read();
+        if (inbound.kind === "aborted") {
+          this.#rejectPending(new ClosedError("emit.toolCall: the stream was cancelled before the client answered"));
+          return;
+        }
+        if (this.#pending.size === 0) {
+          this.#reader.unread(inbound); // the turn gave up meanwhile: the message belongs to the loop
+          return;
+        }
+        if (inbound.kind === "end") {
+          this.#rejectPending(new ClosedError("emit.toolCall: the client closed the stream before answering"));
+          this.#reader.unread(inbound);
+          return;
+        }
+        if (inbound.kind === "error") {
+          this.#rejectPending(receiveError(inbound.error));
+          this.#reader.unread(inbound);
+          return;
+        }
+        const result = inbound.message.clientToolResult;
+        if (result === undefined) {
+          // Consumed, as the Go SDK consumes it: it is not processed as a turn.
+          this.#rejectPending(new ConnectError(RuntimeMessages.EXPECTED_CLIENT_TOOL_RESULT, Code.FailedPrecondition));
+          return;
+        }
+        const pending = this.#pending.get(result.callId);
+        if (pending === undefined) {
+          this.#deps.logger.warn("runtime: dropped a client_tool_result whose call_id matches no pending tool call", { callId: result.callId });
+          continue;
+        }
+        this.#pending.delete(result.callId);
+        pending.resolve(replyFromProto(result));
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  #rejectOne(callId: string, err: Error): void {
+    const pending = this.#pending.get(callId);
+    if (pending === undefined) return;
+    this.#pending.delete(callId);
+    pending.reject(err);
+  }
+
+  #rejectPending(err: Error): void {
+    for (const callId of [...this.#pending.keys()]) this.#rejectOne(callId, err);
+  }
+}

@@ -1,0 +1,75 @@
+// createToolExecutor with mcp and openapi handlers, discovered at run time from real loopback servers (issue #11).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadToolRegistry } from "../../src/manifest/index.js";
+import { createToolExecutor } from "../../src/registry/index.js";
+import { createCircuitBreakers } from "../../src/breaker/index.js";
+import { MemoryRecorder } from "../../src/testing/index.js";
+import { startMcpHttpServer } from "../helpers/mcp-server.js";
+import { startOpenApiServer } from "../helpers/openapi-server.js";
+
+test("mcp: tools are discovered on first use, called through the pipeline, and listed by executor.tools", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: kb
+    type: mcp
+    mcpConfig:
+      transport: streamable-http
+      endpoint: ${mcp.url}
+      toolFilter: { blocklist: [image] }
+`);
+  const recorder = new MemoryRecorder();
+  const breakers = createCircuitBreakers();
+  const ex = createToolExecutor({ registry, recorder, breakers, policy: () => ({ allow: true, headers: { "X-Policy": "p1" } }) });
+  try {
+    assert.equal(ex.tools.length, 0, "nothing is discovered before first use");
+    const out = await ex.execute({ id: "m1", name: "echo", arguments: '{"text":"hi"}' });
+    assert.deepEqual(out.status === "success" && [out.result, out.resultJson, out.handlerType], ["hi", '"hi"', "mcp"]);
+    assert.ok(ex.tools.some((t) => t.name === "echo" && t.handlerName === "kb" && t.handlerType === "mcp" && t.execution === "server"));
+    assert.ok(!ex.tools.some((t) => t.name === "image"), "the blocklist applies");
+    const call = mcp.requests.find((r) => r.rpcMethod === "tools/call");
+    assert.equal(call?.headers["x-policy"], "p1", "broker-injected headers reach the MCP request");
+    const blocked = await ex.execute({ id: "m2", name: "image", arguments: "{}" });
+    assert.equal(blocked.status === "error" && blocked.message, 'tool "image" not found');
+    assert.deepEqual(recorder.records.map((r) => [r.callId, r.status, r.handlerName]), [
+      ["m1", "success", "kb"],
+      ["m2", "error", ""],
+    ]);
+  } finally {
+    await ex.close();
+    await mcp.close();
+  }
+});
+
+test("openapi: one tool per operation; requests go through the HTTP transport with params placed by their `in`", async () => {
+  const api = await startOpenApiServer();
+  const registry = loadToolRegistry(`
+handlers:
+  - name: pets
+    type: openapi
+    openAPIConfig:
+      specURL: ${api.specURL}
+      operationFilter: [getPetById, addPet, status]
+`);
+  const ex2 = createToolExecutor({ registry });
+  try {
+    await ex2.refresh();
+    assert.deepEqual(ex2.tools.map((t) => t.name).sort(), ["addPet", "getPetById", "status"]);
+    const out = await ex2.execute({ id: "o1", name: "addPet", arguments: '{"name":"rex","tag":"dog","dryRun":true,"X-Trace-Id":"t-1"}' });
+    assert.equal(out.status, "success", JSON.stringify(out));
+    const req = api.apiRequests()[0];
+    assert.equal(req?.method, "POST");
+    assert.equal(req?.url, "/v1/pets?dryRun=true");
+    assert.equal(req?.headers["x-trace-id"], "t-1");
+    assert.equal(req?.headers["x-omnia-tool-name"], "addPet");
+    assert.equal(req?.headers["x-omnia-tool-registry"], "pets");
+    assert.deepEqual(JSON.parse(req?.body.toString() ?? ""), { name: "rex", tag: "dog" });
+    api.setStatus(503, "maintenance");
+    const failed = await ex2.execute({ id: "o2", name: "status", arguments: "{}" });
+    assert.equal(failed.status === "error" && failed.message, "HTTP 503: maintenance");
+  } finally {
+    await ex2.close();
+    await api.close();
+  }
+});
