@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { callCommand } from "../src/cli/call-command.js";
 import type { CliIo } from "../src/cli/index.js";
 import { createManualClock, startGrpcToolBackend, startHttpToolBackend, type GrpcToolBackend, type HttpToolBackend } from "../src/testing.js";
+import { startMcpHttpServer, type McpHttpTestServer } from "./helpers/mcp-server.js";
+import { STANDARD_TOOLS } from "./helpers/mcp-tools.js";
 
 const BIN = join("src", "cli", "omnia-tools.ts");
 
@@ -41,6 +43,7 @@ function stable(text: string): string {
 let dir = "";
 let http: HttpToolBackend;
 let grpc: GrpcToolBackend;
+let mcp: McpHttpTestServer;
 const file = (name: string): string => join(dir, name);
 
 before(async () => {
@@ -63,6 +66,7 @@ before(async () => {
       },
     },
   });
+  mcp = await startMcpHttpServer({ transport: "streamable-http", tools: STANDARD_TOOLS.filter((t) => t.name === "echo" || t.name === "fail") });
   await writeFile(
     file("registry.yaml"),
     `apiVersion: omnia.altairalabs.ai/v1alpha1
@@ -89,6 +93,9 @@ spec:
     - name: browser
       type: client
       tool: { name: get_location, description: Location, inputSchema: { type: object } }
+    - name: docs
+      type: mcp
+      mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }
 `,
   );
   await writeFile(file("bad.yaml"), "handlers:\n  - name: h\n    type: http\n    httpConfig: { endpoint: 'http://x' }\n");
@@ -99,6 +106,7 @@ spec:
 after(async () => {
   await http.close();
   await grpc.close();
+  await mcp.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -190,6 +198,17 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
     assert.equal(out.record.status, "error");
   });
 
+  test("a tool discovered from an MCP server: exit 0, or 1 for its isError", async () => {
+    const run = await omniaTools("call", "--registry", file("registry.yaml"), "echo", '{"text":"hello"}', "--json");
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { outcome: Record<string, unknown>; record: Record<string, unknown> };
+    assert.deepEqual([out.outcome["status"], out.outcome["handlerType"], out.outcome["resultJson"]], ["success", "mcp", '"hello"']);
+    assert.deepEqual([out.record["handlerName"], out.record["attempts"]], ["docs", 1]);
+    const fail = await omniaTools("call", "--registry", file("registry.yaml"), "fail");
+    assert.equal(fail.code, 1);
+    assert.match(fail.stdout, /\n {2}message {7}boom: the widget is broken\n/);
+  });
+
   test("a client tool is denied (no client is connected): exit 1", async () => {
     const run = await omniaTools("call", "--registry", file("registry.yaml"), "get_location");
     assert.equal(run.code, 1);
@@ -219,7 +238,7 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
       [["call", "get_weather"], `omnia-tools call: --registry is required\n${usage}`],
       [["call", "--registry", registry], `omnia-tools call: expected a tool name\n${usage}`],
       [["call", "--registry", registry, "get_weather", "{city:1}"], `omnia-tools call: the arguments are not valid JSON: ${jsonProblem}; got {city:1}\n${usage}`],
-      [["call", "--registry", registry, "get_weathr"], `omnia-tools call: tool "get_weathr" is not in ${registry}; it serves get_weather, flaky_tool, slow_tool, lookup_order, get_location\n${usage}`],
+      [["call", "--registry", registry, "get_weathr"], `omnia-tools call: tool "get_weathr" is not served by ${registry}; it serves get_weather, flaky_tool, slow_tool, lookup_order, get_location, echo, fail\n${usage}`],
       [["call", "--registry", registry, "--timeout", "5", "get_weather"], `omnia-tools call: --timeout: invalid duration "5": missing unit\n${usage}`],
       [["call", "--registry", registry, "--timeout", "0s", "get_weather"], `omnia-tools call: --timeout: must be positive; got 0s\n${usage}`],
       [["call", "--registry", registry, "--identity", file("bad-identity.json"), "get_weather"], `${file("bad-identity.json")}: invalid identity: token: unknown field; expected agentName, namespace, sessionId, requestId, userId, subjectId, userEmail, origin, workspace, provider, model, claims\n`],

@@ -121,15 +121,28 @@ export const callCommand: CliCommand = {
       return reportLoadError(io, registryFile, "ToolRegistry", error);
     }
     for (const warning of registry.warnings) io.stderr(formatIssue(registryFile, warning, "warning: "));
-    if (registry.getTool(toolName) === undefined && registry.discoveredHandlers.length === 0) {
-      const served = registry.tools.map((t) => t.name);
-      usageError(this, io, `tool ${JSON.stringify(toolName)} is not in ${registryFile}; it serves ${served.length === 0 ? "no tool" : served.join(", ")}`);
-      return EXIT_USAGE;
-    }
 
     const clock = io.clock ?? systemClock;
     const recorder = new MemoryRecorder();
     const executor = createToolExecutor({ registry, recorder, clock });
+    if (registry.getTool(toolName) === undefined) {
+      // Not a static tool: it may be one an mcp or openapi handler serves. Discover them first.
+      if (registry.discoveredHandlers.length > 0) {
+        try {
+          await executor.refresh();
+        } catch (error) {
+          await executor.close();
+          io.stderr(`omnia-tools call: discovering the tools of the mcp and openapi handlers failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          return EXIT_FAILURE;
+        }
+      }
+      const served = executor.tools.map((t) => t.name);
+      if (!served.includes(toolName)) {
+        await executor.close();
+        usageError(this, io, `tool ${JSON.stringify(toolName)} is not served by ${registryFile}; it serves ${served.length === 0 ? "no tool" : served.join(", ")}`);
+        return EXIT_USAGE;
+      }
+    }
     const progress = io.stderrIsTerminal === true ? startProgress(io, clock, toolName) : undefined;
     let outcome: ToolOutcome;
     try {
