@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { Clock } from "../core/index.js";
 
 /** Exit codes shared by every subcommand (API.md: 0 success, 1 failure, 2 usage or config error). */
 export const EXIT_OK = 0;
@@ -14,6 +15,10 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   readFile(path: string): Promise<string>;
+  /** Whether stderr is a terminal (progress lines are drawn only then). Default `false`. */
+  readonly stderrIsTerminal?: boolean;
+  /** The clock commands run on (`call`: the executor's timeouts and the progress line). Default `systemClock`. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -43,5 +48,6 @@ export function nodeCliIo(): CliIo {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
     readFile: (path) => readFile(path, "utf8"),
+    stderrIsTerminal: process.stderr.isTTY === true,
   };
 }

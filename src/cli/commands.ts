@@ -1,3 +1,4 @@
+import { callCommand } from "./call-command.js";
 import type { CliCommand } from "./cli-command.js";
 import { reconcileCommand } from "./reconcile-command.js";
 import { validateCommand } from "./validate-command.js";
@@ -8,4 +9,4 @@ import { validateCommand } from "./validate-command.js";
  * one entry here.
  * @internal Does not follow semver.
  */
-export const COMMANDS: readonly CliCommand[] = Object.freeze([validateCommand, reconcileCommand]);
+export const COMMANDS: readonly CliCommand[] = Object.freeze([validateCommand, reconcileCommand, callCommand]);

@@ -1,3 +1,10 @@
 export { createManualClock } from "./manual-clock.js";
 export type { ManualClock } from "./manual-clock.js";
 export { MemoryRecorder } from "./memory-recorder.js";
+export { startHttpToolBackend, httpReply } from "./http-tool-backend.js";
+export type { HttpToolBackend, HttpToolBackendOptions, HttpBackendRequest, HttpRoute, HttpReply, HttpReplyOptions, HttpFault } from "./http-tool-backend.js";
+export { startGrpcToolBackend } from "./grpc-tool-backend.js";
+export type { GrpcToolBackend, GrpcToolBackendOptions, GrpcBackendCall, GrpcFault } from "./grpc-tool-backend.js";
+export type { FaultScope, FaultMap } from "./fault-schedule.js";
+export { assertOutcome, assertRecord, toOutcomeJson } from "./assert-outcome.js";
+export type { ExpectedOutcome, ExpectedRecord } from "./assert-outcome.js";
