@@ -321,6 +321,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       return fail(asOmniaError(e));
     }
 
+    // Attempts that got past the breaker: a rejected attempt never reached the backend.
     let sent = 0;
     let attempt: (signal: AbortSignal | undefined) => Promise<AttemptOutcome<BackendSuccess>>;
     let policy: RetryPolicyOptions;
@@ -406,9 +407,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     let result: RetryResult<BackendSuccess>;
     try {
       result = await runWithRetry<BackendSuccess>(
-        (a) => {
+        async (a) => {
+          const out = await attempt(a.signal); // a breaker rejection throws here and is not counted
           sent++;
-          return attempt(a.signal);
+          return out;
         },
         { policy, clock, random, logger, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) },
       );
@@ -419,9 +421,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
     if (result.status === "success") {
       if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
-      return finish(call, handler, startedAt, sessionId, recordedArgs, result.attempts, { status: "success", ...result.value });
+      return finish(call, handler, startedAt, sessionId, recordedArgs, sent, { status: "success", ...result.value });
     }
-    return fail(asOmniaError(result.error), result.attempts);
+    return fail(asOmniaError(result.error), sent);
   }
 
   function grpcClient(handler: GrpcHandlerConfig): ToolServiceClient {
