@@ -1,8 +1,31 @@
 /**
+ * The canonical gRPC status code names (UPPER_SNAKE).
+ * @public
+ */
+export type GrpcStatusCodeName =
+  | "OK"
+  | "CANCELLED"
+  | "UNKNOWN"
+  | "INVALID_ARGUMENT"
+  | "DEADLINE_EXCEEDED"
+  | "NOT_FOUND"
+  | "ALREADY_EXISTS"
+  | "PERMISSION_DENIED"
+  | "RESOURCE_EXHAUSTED"
+  | "FAILED_PRECONDITION"
+  | "ABORTED"
+  | "OUT_OF_RANGE"
+  | "UNIMPLEMENTED"
+  | "INTERNAL"
+  | "UNAVAILABLE"
+  | "DATA_LOSS"
+  | "UNAUTHENTICATED";
+
+/**
  * Every canonical gRPC status code name, indexed by code number.
  * @public
  */
-export const GRPC_STATUS_CODE_NAMES = Object.freeze([
+export const GRPC_STATUS_CODE_NAMES: readonly GrpcStatusCodeName[] = Object.freeze([
   "OK",
   "CANCELLED",
   "UNKNOWN",
@@ -20,13 +43,7 @@ export const GRPC_STATUS_CODE_NAMES = Object.freeze([
   "UNAVAILABLE",
   "DATA_LOSS",
   "UNAUTHENTICATED",
-] as const);
-
-/**
- * The canonical gRPC status code names (UPPER_SNAKE).
- * @public
- */
-export type GrpcStatusCodeName = (typeof GRPC_STATUS_CODE_NAMES)[number];
+]);
 
 /**
  * `grpcConfig.retryPolicy.retryableStatusCodes` when absent (runtime-tools.md §2.1).

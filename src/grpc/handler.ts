@@ -24,7 +24,7 @@ export interface ToolServiceContext {
 }
 
 /**
- * One tool served by {@link createToolServiceHandler}.
+ * One tool served by `createToolServiceHandler` and `serveToolService`.
  * @public
  */
 export interface ToolImplementation<Args = any> {
