@@ -7,7 +7,7 @@ import { startHttpServer } from "../helpers/http-server.js";
 
 test("the README quick start works as written (with the backend on loopback)", async () => {
   const readme = readFileSync("README.md", "utf8");
-  const snippet = /## Quick start\n\n```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  const snippet = /## Quick start\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
   assert.ok(snippet, "README has a Quick start ts block");
   assert.ok(snippet.split("\n").length <= 26, "the quick start stays within 25 lines");
   const server = await startHttpServer((_req, res) => void res.end('{"temp":21}'));
