@@ -163,7 +163,8 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     },
     notifyResponseByteRead: (stream) => manager.notifyResponseByteRead(stream),
   };
-  const transport = createGrpcTransport({ baseUrl: endpoint.baseUrl, sessionManager });
+  // grpc-go's default receive cap is 4 MiB: a larger message is RESOURCE_EXHAUSTED, never buffered whole.
+  const transport = createGrpcTransport({ baseUrl: endpoint.baseUrl, sessionManager, readMaxBytes: GRPC_MAX_RECEIVE_BYTES });
   const client: Client<typeof ToolService> = createClient(ToolService, transport);
 
   let closing: Promise<void> | undefined;
@@ -184,6 +185,9 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     } catch (e) {
       if (signal?.aborted === true) throw abortError(signal);
       if (closing !== undefined) throw new ClosedError(`tool service client: closed while ${what} was in flight; got endpoint ${endpoint.baseUrl}`, { cause: e });
+      // A connection lost before the server's HTTP/2 preface surfaces from connect as Canceled,
+      // though nobody cancelled: grpc-go reports it as Unavailable, which the default retry codes retry.
+      if (e instanceof ConnectError && e.code === Code.Canceled) throw toGrpcStatusError(new ConnectError(e.rawMessage, Code.Unavailable, undefined, undefined, e));
       throw toGrpcStatusError(e);
     }
   }
@@ -210,6 +214,13 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     },
   };
 }
+
+/**
+ * The largest gRPC message accepted, in bytes: grpc-go's default receive cap
+ * (4 MiB), for the client and for `serveToolService`.
+ * @internal Does not follow semver.
+ */
+export const GRPC_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
 
 /** The call that used the session has already seen the error; a late duplicate is dropped. */
 function ignore(): void {}

@@ -1,3 +1,4 @@
+import { GRPC_MAX_RECEIVE_BYTES } from "./client.js";
 import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
 import { isIP, type AddressInfo, type Socket } from "node:net";
@@ -90,7 +91,7 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
   // Every call in flight links its handler signal to this one (connect removes
   // the link when the call ends): many concurrent calls are normal, not a leak.
   setMaxListeners(0, shutdown.signal);
-  const handler = connectNodeAdapter({ routes, grpc: true, connect: false, grpcWeb: false, shutdownSignal: shutdown.signal });
+  const handler = connectNodeAdapter({ routes, grpc: true, connect: false, grpcWeb: false, shutdownSignal: shutdown.signal, readMaxBytes: GRPC_MAX_RECEIVE_BYTES });
 
   const server =
     tls === undefined

@@ -273,3 +273,20 @@ test("pathEscape follows Go's url.PathEscape", () => {
   assert.equal(pathEscape("$&+,:;=@-_.~"), "$&+,:;=@-_.~");
   assert.equal(pathEscape("é☃"), "%C3%A9%E2%98%83");
 });
+
+test("urlTemplate: a dot-segment value is refused; a value in the template's query is query-escaped", () => {
+  for (const id of [".", ".."]) {
+    assert.throws(
+      () => build({ method: "GET", urlTemplate: `${E}/api/users/{id}/profile` }, JSON.stringify({ id })),
+      (e: unknown) => e instanceof HttpRequestError && e.message === `urlTemplate: argument "id" would be a dot path segment; got ${JSON.stringify(id)}`,
+    );
+  }
+  for (const id of ["%2e%2e", "a/../..", "..."]) {
+    const path = new URL(build({ method: "GET", urlTemplate: `${E}/api/users/{id}/profile` }, JSON.stringify({ id })).url).pathname;
+    assert.ok(path.startsWith("/api/users/") && path.endsWith("/profile") && path.split("/").length === 5, path);
+  }
+  const url = new URL(build({ method: "GET", urlTemplate: `${E}/search?q={q}` }, JSON.stringify({ q: "x&admin=true" })).url);
+  assert.deepEqual([...url.searchParams], [["q", "x&admin=true"]]);
+  // The same key in the path and in the query is escaped for each place.
+  assert.equal(target(build({ method: "GET", urlTemplate: `${E}/u/{k}?k2={k}` }, '{"k":"a&b c"}').url), "/u/a&b%20c?k2=a%26b+c");
+});

@@ -121,7 +121,7 @@ export function buildHttpRequest(handler: HttpRequestHandler, args: string | Jso
       for (const key of Object.keys(remaining)) {
         const placeholder = `{${key}}`;
         if (!url.includes(placeholder)) continue;
-        url = url.split(placeholder).join(pathEscape(goFormat(remaining[key])));
+        url = substitute(url, placeholder, key, goFormat(remaining[key]));
         delete remaining[key];
       }
     }
@@ -232,6 +232,41 @@ function pick(from: Record<string, JsonValue>, names: readonly string[]): Record
 
 function isPlainObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Replaces every occurrence of `placeholder` with `value`, escaped for where
+ * it stands (decision 6): as a path segment (Go `url.PathEscape`) before the
+ * template's `?`, as a query component (Go `url.QueryEscape`) after it, so an
+ * argument can change neither the host, the path depth, the query's keys nor
+ * the fragment. A value that is exactly `.` or `..` would be resolved as a
+ * dot segment by the URL parser and climb out of the template's path: it is
+ * refused before anything is sent.
+ */
+function substitute(template: string, placeholder: string, key: string, value: string): string {
+  const queryStart = template.indexOf("?");
+  let out = "";
+  let from = 0;
+  for (let at = template.indexOf(placeholder); at >= 0; at = template.indexOf(placeholder, from)) {
+    const inQuery = queryStart >= 0 && at > queryStart;
+    if (!inQuery && (value === "." || value === "..")) {
+      throw new HttpRequestError(`urlTemplate: argument ${JSON.stringify(key)} would be a dot path segment; got ${JSON.stringify(value)}`);
+    }
+    out += template.slice(from, at) + (inQuery ? queryEscape(value) : pathEscape(value));
+    from = at + placeholder.length;
+  }
+  return out + template.slice(from);
+}
+
+/** Go's `url.QueryEscape`: unreserved characters kept, space as `+`, every other byte `%XX`. */
+function queryEscape(text: string): string {
+  let out = "";
+  for (const byte of Buffer.from(text, "utf8")) {
+    const c = String.fromCharCode(byte);
+    if (byte === 0x20) out += "+";
+    else out += byte < 0x80 && /[A-Za-z0-9\-_.~]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return out;
 }
 
 const PATH_SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+,:;=@]/;

@@ -111,13 +111,13 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
         signal: signal ?? null,
       });
     } catch (e) {
-      throw transportError(e, method, url.href, signal);
+      throw transportError(e, method, url, signal);
     }
     const location = response.headers["location"];
     if (isRedirect(response.statusCode) && typeof location === "string" && location !== "") {
       await discard(response.body);
       if (redirects >= maxRedirects) {
-        throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(url.href)}: stopped after ${maxRedirects} redirects`, false);
+        throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(url))}: stopped after ${maxRedirects} redirects`, false);
       }
       const next = parseUrl(new URL(location, url).href, method);
       if (response.statusCode <= 303 && method !== "HEAD") {
@@ -188,7 +188,7 @@ function parseUrl(text: string, method: string): URL {
     throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(text)}: unsupported protocol scheme ""`, false);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(text)}: unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))}`, false);
+    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(url))}: unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))}`, false);
   }
   return url;
 }
@@ -230,16 +230,28 @@ function reasonOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function transportError(e: unknown, method: string, url: string, signal: AbortSignal | undefined): unknown {
+/**
+ * The URL as Go's `url.Redacted()` prints it in errors: a userinfo password
+ * becomes `xxxxx`, so a credential in an endpoint never reaches the model or a
+ * record through an error message.
+ */
+function redacted(url: URL): string {
+  if (url.password === "") return url.href;
+  const copy = new URL(url.href);
+  copy.password = "xxxxx";
+  return copy.href;
+}
+
+function transportError(e: unknown, method: string, target: URL, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted) return signal.reason;
   const code = codeOf(e);
   if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
     return new HttpRequestError(`creating HTTP request: ${reasonOf(e)}`, { cause: e });
   }
-  const host = new URL(url).host;
+  const host = target.host;
   let reason = reasonOf(e);
   if (code === "ECONNREFUSED") reason = `dial tcp ${host}: connect: connection refused`;
   else if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") reason = `read tcp ${host}: connection reset by peer`;
-  else if (code === "ENOTFOUND") reason = `dial tcp: lookup ${new URL(url).hostname}: no such host`;
-  return new HttpTransportError(`${goMethod(method)} ${JSON.stringify(url)}: ${reason}`, code !== undefined && NETWORK_CODES.has(code), { causeCode: code }, { cause: e });
+  else if (code === "ENOTFOUND") reason = `dial tcp: lookup ${target.hostname}: no such host`;
+  return new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(target))}: ${reason}`, code !== undefined && NETWORK_CODES.has(code), { causeCode: code }, { cause: e });
 }

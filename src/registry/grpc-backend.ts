@@ -1,4 +1,4 @@
-import type { Clock, Logger } from "../core/index.js";
+import { ErrorCode, type Clock, type Logger } from "../core/index.js";
 import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import { GrpcStatusError, interpretToolResponse, type ToolServiceClient } from "../grpc/index.js";
@@ -61,8 +61,13 @@ export async function grpcAttempt(
       ticket.failure();
       return { kind: "failure", error: settled.error, ...classifyGrpcStatus("DEADLINE_EXCEEDED", deps.retryable) };
     case "error": {
-      ticket.failure();
       const error = settled.error;
+      // The executor was closed under the call: the call is abandoned, not the backend's failure.
+      if ((error as { code?: unknown }).code === ErrorCode.CLOSED) {
+        ticket.abandon();
+        return { kind: "failure", error, retryable: false };
+      }
+      ticket.failure();
       return { kind: "failure", error, ...classifyGrpcStatus(error instanceof GrpcStatusError ? error.grpcCode : undefined, deps.retryable) };
     }
     case "success": {

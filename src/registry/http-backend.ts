@@ -1,4 +1,4 @@
-import type { Clock, JsonValue, Logger } from "../core/index.js";
+import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/index.js";
 import type { HttpHandlerConfig, HttpRetryPolicy } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import {
@@ -88,8 +88,13 @@ export async function httpAttempt(
       ticket.failure();
       return { kind: "failure", error: settled.error, retryable: deps.rules.retryOnNetworkError };
     case "error": {
-      ticket.failure();
       const error = settled.error;
+      // The executor closed its own dispatcher under the call: abandoned, not the backend's failure.
+      if ((error as { causeCode?: unknown }).causeCode === "UND_ERR_DESTROYED" || (error as { code?: unknown }).code === ErrorCode.CLOSED) {
+        ticket.abandon();
+        return { kind: "failure", error, retryable: false };
+      }
+      ticket.failure();
       // The headers arrived, then the body broke off: retries go by the status.
       if (error instanceof HttpTransportError && error.status !== undefined) {
         return { kind: "failure", error, ...classifyHttpStatus(error.status, undefined, deps.rules, deps.clock.now()) };
