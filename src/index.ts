@@ -228,6 +228,14 @@ export type {
 } from "./registry/index.js";
 export { PolicyDeniedError, POLICY_UNREACHABLE_REASON } from "./policy/index.js";
 export type { DecisionRequest, Decision, PolicyDecide, PolicyOption } from "./policy/index.js";
+// policy broker (issue #8): the HTTP client of Omnia's ToolPolicy decision broker, usable as the executor's `policy` option
+export {
+  createPolicyBrokerClient,
+  POLICY_BROKER_DECISION_PATH,
+  DEFAULT_POLICY_BROKER_TIMEOUT_MS,
+  POLICY_BROKER_UNREACHABLE_RULE,
+} from "./policy/index.js";
+export type { PolicyAudit, PolicyBrokerClient, PolicyBrokerClientOptions } from "./policy/index.js";
 export type { ToolCallRecord, Recorder, ToolCallStatus } from "./records/index.js";
 export { interpretClientResult, NO_CLIENT_REASON, UnknownClientCallError } from "./client-tools/index.js";
 export type { ClientToolRequest, ClientToolResult, ClientResultMeaning } from "./client-tools/index.js";

@@ -25,12 +25,33 @@ export interface DecisionRequest {
 }
 
 /**
+ * An audit-mode match: the policy would have denied the call, but runs in audit
+ * mode, so the call proceeds and the would-be denial is reported. The broker
+ * sends it as `wouldDeny: true` with the rule's `deniedBy` and `message`
+ * (runtime-tools.md §3.5, §3.8).
+ * @public
+ */
+export interface PolicyAudit {
+  /** The rule that matched: a rule name or `required-claim:<claim>`. */
+  readonly deniedBy: string;
+  /** The rule's human text (may be empty). */
+  readonly message: string;
+}
+
+/**
  * A policy's answer. An allow may inject headers, which win over the Omnia
- * headers and lose to `headerParams`.
+ * headers and lose to `headerParams`. An allow may also carry `audit`: the
+ * call proceeds, and the executor records the would-be denial on the call's
+ * record (`ToolCallRecord.policyAudit`).
  * @public
  */
 export type Decision =
-  | { readonly allow: true; readonly headers?: Readonly<Record<string, string>> | undefined }
+  | {
+      readonly allow: true;
+      readonly headers?: Readonly<Record<string, string>> | undefined;
+      /** Audit mode: the denial that would have happened in enforce mode. */
+      readonly audit?: PolicyAudit | undefined;
+    }
   | { readonly allow: false; readonly reason: string };
 
 /**

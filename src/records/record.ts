@@ -41,6 +41,12 @@ export interface ToolCallRecord {
   readonly durationMs: number;
   /** Backend attempts made (0 when none was: denied, unknown tool, bad arguments, breaker open). */
   readonly attempts: number;
+  /**
+   * Audit mode: the policy let the call proceed but would have denied it in
+   * enforce mode (the broker's `wouldDeny`), with the rule (`deniedBy`) and its
+   * text (`message`) as the policy reported them. Absent for every other call.
+   */
+  readonly policyAudit?: { readonly deniedBy: string; readonly message: string };
 }
 
 /**
