@@ -32,7 +32,8 @@ export function buildDecisionRequest(input: {
     }),
   );
   const args = input.args;
-  const body = typeof args === "object" && args !== null && !Array.isArray(args) && Object.keys(args).length > 0 ? args : null;
+  // Go decodes the arguments into a map: `{}` is an empty object, anything that is not an object is null.
+  const body = typeof args === "object" && args !== null && !Array.isArray(args) ? args : null;
   return {
     toolName: input.call.name,
     handlerName: input.handler.name,

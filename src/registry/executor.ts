@@ -1,4 +1,5 @@
 import {
+  AbortedError,
   ClosedError,
   InvalidOptionError,
   noopLogger,
@@ -15,7 +16,7 @@ import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata, type AgentInfo, type Ide
 import { createToolServiceClient, type ToolServiceClient } from "../grpc/index.js";
 import { createCircuitBreakers, type CircuitBreaker, type CircuitBreakers } from "../breaker/index.js";
 import { runWithRetry, type AttemptOutcome, type RetryPolicyOptions, type RetryResult } from "../retry/index.js";
-import { decide, PolicyDeniedError, type PolicyOption } from "../policy/index.js";
+import { decide, PolicyDeniedError, type PolicyAudit, type PolicyOption } from "../policy/index.js";
 import type { Recorder, ToolCallRecord } from "../records/index.js";
 import {
   interpretClientResult,
@@ -225,6 +226,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       | { status: "success"; result: JsonValue; resultJson: string; truncated?: true }
       | { status: "error"; message: string; error: OmniaToolsError }
       | { status: "denied"; message: string; reason: string },
+    extra: { readonly recordMessage?: string; readonly policyAudit?: PolicyAudit | undefined } = {},
   ): ToolOutcome {
     const durationMs = clock.now() - startedAt;
     const handlerType = handler?.type ?? "";
@@ -237,7 +239,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       execution: handler?.type === "client" ? "client" : "server",
       status: outcome.status,
       arguments: args,
-      ...(outcome.status === "success" ? { result: outcome.result } : { errorMessage: outcome.message }),
+      ...(outcome.status === "success" ? { result: outcome.result } : { errorMessage: extra.recordMessage ?? outcome.message }),
+      ...(extra.policyAudit === undefined ? {} : { policyAudit: extra.policyAudit }),
       startedAt,
       durationMs,
       attempts,
@@ -275,7 +278,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
     if (handler.type === "client") {
       if (ctx.clientToolsAvailable !== true) {
-        return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "denied", message: `Tool rejected: ${NO_CLIENT_REASON}`, reason: NO_CLIENT_REASON });
+        return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "denied", message: `Tool rejected: ${NO_CLIENT_REASON}`, reason: NO_CLIENT_REASON }, { recordMessage: NO_CLIENT_REASON });
       }
       const request: ClientToolRequest = {
         callId: call.id,
@@ -289,27 +292,35 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
           status: "denied",
           message: `Tool rejected: ${reason}`,
           reason,
-        });
+        }, { recordMessage: reason });
       });
       return { status: "client", request, toolName: call.name, callId: call.id, handlerType: "client", durationMs: clock.now() - startedAt };
     }
 
     // Policy: once per call, before any backend call, outside the retry loop.
     let injected: Readonly<Record<string, string>> | undefined;
+    let audit: PolicyAudit | undefined;
     if (options.policy !== undefined) {
       const request = buildDecisionRequest({ call, handler, registry, identity: ctx.identity, agent: options.agent, args: argsValue, logger });
       const decision = await decide(options.policy, request, ctx.signal, logger);
+      // The conversation ended while the policy decided: the call is abandoned, not denied.
+      if (ctx.signal?.aborted === true) {
+        const error = new AbortedError("execute: the caller's signal aborted during the policy decision", { cause: ctx.signal.reason });
+        finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "error", message: error.message, error });
+        throw error;
+      }
       if (!decision.allow) {
         const error = new PolicyDeniedError(decision.reason);
         return finish(call, handler, startedAt, sessionId, recordedArgs, 0, { status: "denied", message: error.message, reason: decision.reason });
       }
       injected = decision.headers;
+      audit = decision.audit;
     }
 
     const claim = sandboxClaim(handler, ctx);
     const breaker = claim === undefined ? breakers.get(call.name) : ctx.conversation!.breakers.get(claim);
     const fail = (error: OmniaToolsError, attempts = 0): ToolOutcome =>
-      finish(call, handler, startedAt, sessionId, recordedArgs, attempts, { status: "error", message: error.message, error });
+      finish(call, handler, startedAt, sessionId, recordedArgs, attempts, { status: "error", message: error.message, error }, { policyAudit: audit });
 
     // Credentials and delegation: once per call, before the breaker. A failure here is never a breaker event.
     let auth: Record<string, string>;
@@ -421,7 +432,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
     if (result.status === "success") {
       if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
-      return finish(call, handler, startedAt, sessionId, recordedArgs, sent, { status: "success", ...result.value });
+      return finish(call, handler, startedAt, sessionId, recordedArgs, sent, { status: "success", ...result.value }, { policyAudit: audit });
     }
     return fail(asOmniaError(result.error), sent);
   }
@@ -466,9 +477,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     if (meaning.status === "success") {
       return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, meaning);
     }
-    if (meaning.status === "denied") return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, meaning);
+    // The record keeps the client's reason (runtime-tools.md §4.5); the model sees `Tool rejected: <reason>`.
+    if (meaning.status === "denied") return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, meaning, { recordMessage: meaning.reason });
     const error = new ClientToolError(meaning.message);
-    return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, { status: "error", message: meaning.message, error });
+    return finish(call, entry.handler, entry.startedAt, entry.sessionId, entry.args, 0, { status: "error", message: meaning.message, error }, { recordMessage: meaning.reason });
   }
 
   return {

@@ -234,7 +234,7 @@ test("the safety timeout (clientCallTimeoutMs) on the clock records the pending 
   const r = recorder.records[1];
   assert.deepEqual(
     { callId: r?.callId, status: r?.status, errorMessage: r?.errorMessage, durationMs: r?.durationMs, execution: r?.execution, arguments: r?.arguments },
-    { callId: "t1", status: "denied", errorMessage: "Tool rejected: client tool timeout (1m0s)", durationMs: 60_000, execution: "client", arguments: { x: 1 } },
+    { callId: "t1", status: "denied", errorMessage: "client tool timeout (1m0s)", durationMs: 60_000, execution: "client", arguments: { x: 1 } },
   );
   assert.throws(() => ex.completeClientCall({ callId: "t1", resultJson: "{}" }), UnknownClientCallError);
   assert.equal(recorder.records.length, 2, "exactly one record per call");
@@ -261,7 +261,7 @@ test("close() drops pending client calls: completing one afterwards throws, and 
 // §4.5 / §5.3 T5: the record's errorMessage for a client rejection is the
 // rejection reason. The executor records the model-visible `Tool rejected: <reason>`
 // instead (see the report).
-test("T4/T5: a client rejection's record carries the rejection reason as errorMessage", { todo: "executor: record the rejection reason, not `Tool rejected: <reason>`" }, async () => {
+test("T4/T5: a client rejection's record carries the rejection reason as errorMessage", async () => {
   const { ex, recorder } = await setup();
   expectClient(await ex.execute({ id: "f", name: "take_photo", arguments: "{}" }, available));
   ex.completeClientCall({ callId: "f", isRejected: true, rejectionReason: "camera unavailable" });

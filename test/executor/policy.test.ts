@@ -221,7 +221,7 @@ test("P6: audit mode with allow:true injects its headers and carries the audit",
 
 // The record part of audit mode needs one line in the executor (see the report):
 // `ToolCallRecord.policyAudit` exists; createToolExecutor does not fill it yet.
-test("audit mode: the call's record carries the would-be denial", { todo: "executor: copy decision.audit into the record as policyAudit" }, async () => {
+test("audit mode: the call's record carries the would-be denial", async () => {
   const b = await broker({ allow: true, wouldDeny: true, deniedBy: "rule1", message: "would block", mode: "audit" });
   const server = await backend();
   const s = setup(bareRegistry(`${server.url}/t`), b.url);
@@ -453,7 +453,7 @@ test("P14: no propagation fields and empty arguments: identity null, body null",
 // Go decodes `{}` into a non-nil empty map and marshals it as `{}`: only empty
 // (or non-object) arguments give `null`. buildDecisionRequest (src/registry/
 // decision-request.ts) also nulls an empty object; see the report for the fix.
-test("P14 detail: arguments `{}` give body {} as in Go, not null", { todo: "registry/decision-request.ts: keep an empty object as {}" }, async () => {
+test("P14 detail: arguments `{}` give body {} as in Go, not null", async () => {
   const b = await broker({ allow: true });
   const s = setup(bareRegistry("http://127.0.0.1:1/unused"), b.url, {}, {});
   b.answer({ allow: false, deniedBy: "x", message: "stop" });
@@ -537,7 +537,7 @@ test("P19: gRPC tool: injected headers become lowercase metadata, overriding ide
 });
 
 // The executor does not execute MCP tools yet (the lead is wiring MCP/OpenAPI).
-test("P20: MCP streamable-http with bearer mcp-tok: a broker-injected Authorization wins on the MCP requests", { todo: "executor: MCP handlers are not wired yet" }, async () => {
+test("P20: MCP streamable-http with bearer mcp-tok: a broker-injected Authorization wins on the MCP requests", async () => {
   const b = await broker({ allow: true, injectedHeaders: { Authorization: "Bearer broker-tok" } });
   const mcp = await startMcpHttpServer({ transport: "streamable-http" });
   closers.push(() => mcp.close());

@@ -241,8 +241,8 @@ test("one record for every path, with its exact status and message", async () =>
   assert.deepEqual(rows.slice(3), [
     ["no-secret", "error", 'handler "lookup-h" auth: bearer auth requires a token', 0],
     ["broker-down", "denied", 'tool call denied by policy: policy broker unreachable; failing closed (rule "policy-broker-unreachable")', 0],
-    ["no-client", "denied", "Tool rejected: no client available to execute client-side tools", 0],
-    ["timeout", "denied", "Tool rejected: client tool timeout (5s)", 0],
+    ["no-client", "denied", "no client available to execute client-side tools", 0],
+    ["timeout", "denied", "client tool timeout (5s)", 0],
   ]);
   assert.equal(b.decisions.length, 1, "one decision: the retried call; unknown tool and bad arguments never reach the broker");
 });
