@@ -231,15 +231,15 @@ function reasonOf(e: unknown): string {
 }
 
 /**
- * The URL as Go's `url.Redacted()` prints it in errors: a userinfo password
- * becomes `xxxxx`, so a credential in an endpoint never reaches the model or a
- * record through an error message.
+ * The URL as Go's `net/http` client prints it in errors (`stripPassword`): a
+ * userinfo password becomes `***`, so a credential in an endpoint never reaches
+ * the model or a record through an error message.
  */
 function redacted(url: URL): string {
   if (url.password === "") return url.href;
   const copy = new URL(url.href);
-  copy.password = "xxxxx";
-  return copy.href;
+  copy.password = "";
+  return copy.href.replace(`${copy.protocol}//${copy.username}@`, `${copy.protocol}//${copy.username}:***@`);
 }
 
 function transportError(e: unknown, method: string, target: URL, signal: AbortSignal | undefined): unknown {

@@ -1,5 +1,5 @@
 // D1, D2, D7: HTTP request-building defects found by the fault, security and
-// fuzz suites. Fails today; see README.md here.
+// fuzz suites. Fixed; kept as regression tests.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

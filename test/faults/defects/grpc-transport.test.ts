@@ -1,4 +1,4 @@
-// D3, D4, D6: gRPC transport defects found by the fault suite. Fails today; see README.md here.
+// D3, D4, D6: gRPC transport defects found by the fault suite. Fixed; kept as regression tests.
 import assert from "node:assert/strict";
 import * as http2 from "node:http2";
 import { createServer, type AddressInfo, type Socket } from "node:net";

@@ -1,4 +1,4 @@
-// D5: the record of a call refused by an open breaker. Fails today; see README.md here.
+// D5: the record of a call refused by an open breaker. Fixed; kept as regression tests.
 import assert from "node:assert/strict";
 import { startHttpServer } from "../../helpers/http-server.js";
 import { faultTest, httpRegistry, rig, CIRCUIT_OPEN } from "../helpers/harness.js";
