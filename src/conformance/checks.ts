@@ -7,7 +7,7 @@ import { Capability, SEMVER_PATTERN, type ClientMessageSchema, type RuntimeServi
 import type { Clock } from "../core/index.js";
 import { CONFORMANCE, type CheckResult } from "./constants.js";
 import { openScope, type Scope } from "./deadline.js";
-import { goQuote } from "./go-quote.js";
+import { goQuote } from "../core/index.js";
 import { drain, isTransportCrash, readFrames } from "./read-frames.js";
 
 /** The stable check names, in run order. @internal Does not follow semver. */

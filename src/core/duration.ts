@@ -1,4 +1,5 @@
 import { ConfigError } from "./errors.js";
+import { goQuote } from "./go-quote.js";
 
 const UNIT_NS: Readonly<Record<string, number>> = {
   ns: 1,
@@ -91,9 +92,4 @@ function trimFraction(value: number, unit: number): string {
   if (frac === 0) return String(whole);
   const digits = String(unit).length - 1;
   return `${whole}.${String(frac).padStart(digits, "0").replace(/0+$/, "")}`;
-}
-
-/** Go's `%q` for the plain ASCII strings that appear in duration errors; JSON quoting otherwise. */
-function goQuote(text: string): string {
-  return JSON.stringify(text);
 }

@@ -19,4 +19,5 @@ export { parseGoDuration, formatGoDuration } from "./duration.js";
 export type { JsonValue, JsonObject } from "./json.js";
 export { goJsonMarshal, goJsonString, compareUtf8 } from "./go-json.js";
 export type { GrpcStatusCodeName } from "./grpc-status.js";
+export { goQuote } from "./go-quote.js";
 export { GRPC_STATUS_CODE_NAMES, DEFAULT_GRPC_RETRYABLE_STATUS_CODES } from "./grpc-status.js";

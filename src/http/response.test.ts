@@ -131,3 +131,10 @@ test("goJsonMarshal: sorted keys, compact, HTML-safe, -0", () => {
   // UTF-8 byte order: U+1F600 (a surrogate pair) sorts after U+FF5E.
   assert.equal(goJsonMarshal({ "\u{1F600}": 1, "\uFF5E": 2, a: 3 }), '{"a":3,"\uFF5E":2,"\u{1F600}":1}');
 });
+
+test("a mapping whose value is not JSON data (an expression reference) still yields JSON text", () => {
+  const out = interpretHttpResponse(cfg({ responseMapping: "&@." }), 200, enc('{"a":-0}'));
+  assert.equal(out.status, "success");
+  if (out.status !== "success") return;
+  assert.deepEqual(JSON.parse(out.resultJson), out.result);
+});

@@ -100,8 +100,12 @@ export function errorBodyText(body: Uint8Array): string {
  */
 export function evaluateMapping(expression: string, data: JsonValue, format: (detail: string) => string): JsonValue | MappingError {
   try {
-    const out = jmespath.search(data, expression) as JsonValue | undefined;
-    return out === undefined ? null : out;
+    const out: unknown = jmespath.search(data, expression);
+    if (out === undefined || out === null) return null;
+    if (typeof out !== "object") return out as JsonValue;
+    // An expression reference (`&expr`) evaluates to the library's AST node, which is not JSON
+    // data: a round trip through JSON keeps what Go would marshal and drops the rest.
+    return JSON.parse(JSON.stringify(out)) as JsonValue;
   } catch (e) {
     const detail = e instanceof Error ? e.message : String(e);
     return new MappingError(format(detail), expression, { cause: e });

@@ -2,7 +2,7 @@ import { Agent, type Dispatcher } from "undici";
 import { InvalidOptionError, noopLogger, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
-import { goQuote } from "./go-quote.js";
+import { goQuote } from "../core/index.js";
 import { POLICY_UNREACHABLE_REASON, type Decision, type DecisionRequest, type PolicyAudit } from "./types.js";
 
 /** The broker's decision endpoint, appended to the base URL (Omnia `policyBrokerDecisionPath`). @public */

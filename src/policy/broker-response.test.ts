@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
 import { policyDenialReason } from "./broker-client.js";
-import { goQuote } from "./go-quote.js";
+import { goQuote } from "../core/index.js";
 
 const zero: DecisionResponse = { allow: false, deniedBy: "", message: "", mode: "", wouldDeny: false, injectedHeaders: null };
 const decode = (text: string | Uint8Array) => decodeDecisionResponse(typeof text === "string" ? new TextEncoder().encode(text) : text);

@@ -128,7 +128,11 @@ export interface ToolExecutor {
    * that throws is logged and does not affect the call.
    */
   on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
-  /** Closes what the executor created (its HTTP agent, gRPC and MCP clients). Idempotent. Pending client calls are dropped. */
+  /**
+   * Closes what the executor created (its HTTP agent, gRPC and MCP clients) and waits for their sockets.
+   * Calls still in flight end at once (abandoned attempts, never breaker failures). Idempotent.
+   * Pending client calls are dropped.
+   */
   close(): Promise<void>;
 }
 
@@ -503,7 +507,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       closed = true;
       pending.clear();
       await Promise.all([discovery.close(), ...[...grpcClients.values()].map((c) => c.close())]);
-      await ownAgent?.close();
+      // destroy(), not close(): undici's close() would wait for calls still in flight (forever with
+      // timeout 0); those calls end as abandoned attempts instead, never as breaker failures.
+      await ownAgent?.destroy();
       grpcClients.clear();
     },
   };

@@ -3,7 +3,8 @@
  * the C escapes `\a \b \f \n \r \t \v`, `\xNN` for other ASCII controls and DEL,
  * `\uNNNN` / `\UNNNNNNNN` for non-printable runes above ASCII, and every printable
  * rune (letters, marks, numbers, punctuation, symbols, the ASCII space) kept as is.
- * The suite quotes a runtime's `contract_version` with it, as Omnia's does.
+ * Used wherever Omnia formats with `%q`: the conformance suite's version detail,
+ * the policy broker's `(rule %q)`, duration errors.
  * @internal Does not follow semver.
  */
 export function goQuote(text: string): string {
