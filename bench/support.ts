@@ -50,14 +50,16 @@ export async function drive(call: () => Promise<void>, total: number, inFlight: 
  * Runs every variant `calls` times in all, in `cycles` cycles; a cycle runs
  * each variant twice, in palindrome order (A B C C B A), so that drift of this
  * shared machine (another process waking up, CPU frequency) falls on every
- * variant alike within a cycle. A forced GC (when --expose-gc) precedes each round.
+ * variant alike within a cycle. No GC is forced between rounds: on this V8 a
+ * forced full GC makes the next thousands of calls several times slower (the
+ * process CPU per call of a raw undici round went from ~42 to ~180 us), which
+ * would measure re-warming, not the variants.
  */
 export async function interleave<K extends string>(
   variants: Readonly<Record<K, () => Promise<void>>>,
   options: { readonly calls: number; readonly inFlight: number; readonly warmupCalls: number; readonly cycles?: number },
 ): Promise<Record<K, VariantStats>> {
   const names = Object.keys(variants) as K[];
-  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
   const cycles = options.cycles ?? 10;
   const perRound = Math.ceil(options.calls / (2 * cycles));
   for (const name of names) await drive(variants[name], options.warmupCalls, options.inFlight);
@@ -65,7 +67,6 @@ export async function interleave<K extends string>(
   const order = [...names, ...[...names].reverse()];
   for (let c = 0; c < cycles; c++) {
     for (const name of order) {
-      gc();
       rounds.get(name)!.push(await drive(variants[name], perRound, options.inFlight));
     }
   }
