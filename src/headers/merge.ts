@@ -20,6 +20,26 @@ export type HeaderLayer = Readonly<Record<string, string>> | undefined | null;
  * @public
  */
 export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, string> {
+  // Fast path: the result is built in place while no name comes back spelled
+  // differently (a same-spelled name keeps its position and takes the later
+  // value, which is the rule). A re-spelled name needs the general merge.
+  const out: Record<string, string> = {};
+  const spelled = new Map<string, string>();
+  for (const layer of layers) {
+    if (layer == null) continue;
+    for (const name of Object.keys(layer)) {
+      const lower = name.toLowerCase();
+      const first = spelled.get(lower);
+      if (first === undefined) spelled.set(lower, name);
+      else if (first !== name) return mergeRespelled(layers);
+      setOwn(out, name, layer[name]!);
+    }
+  }
+  return out;
+}
+
+/** {@link mergeHeaders} when a name appears in two spellings: the winner's spelling at the first one's position. */
+function mergeRespelled(layers: readonly HeaderLayer[]): Record<string, string> {
   const merged = new Map<string, [name: string, value: string]>();
   for (const layer of layers) {
     if (layer == null) continue;
