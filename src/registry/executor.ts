@@ -232,7 +232,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
     let resolved: ResolvedTool | undefined;
     try {
-      resolved = await discovery.resolve(call.name);
+      // A static tool resolves synchronously: no await (and no allocation) on the common path.
+      resolved = discovery.resolveStatic(call.name) ?? (await discovery.resolve(call.name));
     } catch (e) {
       // Discovery of an mcp/openapi handler failed: this call fails; the next one tries again.
       const error = asOmniaError(e);
@@ -290,8 +291,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     let auth: Record<string, string>;
     let token: string | undefined;
     try {
-      auth = await resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache);
-      token = await delegationToken(handler, call.name, ctx.identity);
+      // Awaited only when there is something to resolve (most handlers have neither).
+      auth = handler.auth === undefined ? {} : await resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache);
+      token = handler.delegation?.enabled === true ? await delegationToken(handler, call.name, ctx.identity) : undefined;
     } catch (e) {
       return fail(asOmniaError(e));
     }
@@ -304,7 +306,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       case "http": {
         let headersFromSecret: Record<string, string>;
         try {
-          headersFromSecret = await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets);
+          const refs = handler.httpConfig.headersFromSecret;
+          headersFromSecret = hasKeys(refs) ? await resolveSecretHeaders(handler.name, refs, options.secrets) : {};
         } catch (e) {
           return fail(asOmniaError(e));
         }
@@ -469,6 +472,11 @@ function asOmniaError(e: unknown): OmniaToolsError {
   if (isOmniaToolsError(e)) return e;
   const error = toError(e);
   return new BackendError(error.message, { cause: error });
+}
+
+function hasKeys(object: object): boolean {
+  for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
+  return false;
 }
 
 type ParsedArgs = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };
