@@ -316,6 +316,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
           rawArgs,
           { identity: ctx.identity, agent: options.agent, auth, headersFromSecret, injected, delegationToken: token, logger },
           dispatcher,
+          argsValue,
         );
         const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
         policy = setup.policy;

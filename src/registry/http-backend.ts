@@ -2,7 +2,7 @@ import type { Clock, JsonValue, Logger } from "../core/index.js";
 import type { HttpHandlerConfig, HttpRetryPolicy } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import {
-  buildHttpRequest,
+  buildParsedHttpRequest,
   HttpStatusError,
   HttpTransportError,
   interpretHttpResponse,
@@ -82,9 +82,11 @@ export function httpExchange(
   args: string | JsonValue | undefined,
   context: HttpHeaderContext,
   dispatcher: () => HttpDispatcher,
+  parsed?: JsonValue,
 ): (signal: AbortSignal) => Promise<HttpExchange> {
   return async (signal) => {
-    const request = buildHttpRequest(handler, args, context);
+    // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
+    const request = buildParsedHttpRequest(handler, args, parsed, context);
     const response = await sendHttpRequest(dispatcher(), request, { signal });
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;
