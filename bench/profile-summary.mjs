@@ -39,7 +39,12 @@ const show = (title, m) => {
 };
 show("self", self);
 show("inclusive", incl);
-// Who calls the functions whose label contains argv[5] (self time attributed to the parent).
+// Who calls the functions whose label contains argv[5] (the callee's inclusive time, per caller).
+function subtree(n) {
+  let t = dt.get(n.id) ?? 0;
+  for (const c of n.children ?? []) t += subtree(byId.get(c));
+  return t;
+}
 const who = process.argv[5];
 if (who !== undefined) {
   const callers = new Map();
@@ -47,7 +52,7 @@ if (who !== undefined) {
     if (!label(n).includes(who)) continue;
     const p = byId.get(parent.get(n.id));
     if (p === undefined) continue;
-    callers.set(label(p), (callers.get(label(p)) ?? 0) + (dt.get(n.id) ?? 0));
+    callers.set(label(p), (callers.get(label(p)) ?? 0) + subtree(n));
   }
   show(`callers of ${who}`, callers);
 }
