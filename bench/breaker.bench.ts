@@ -102,7 +102,12 @@ const figures = {
   heapGrowthBytes: heap?.growth ?? null,
 };
 if (json) {
-  console.log(JSON.stringify(figures));
+  const summary = [
+    { name: "breaker admit + success", value: figures.admitSuccessOpsPerSec, unit: "ops/s", min: 5_000_000 },
+    { name: "breaker admit + record (1 failure in 4)", value: figures.admitRecordMixedOpsPerSec, unit: "ops/s", min: 5_000_000 },
+    { name: "breaker heap growth, 1k -> 1M calls", value: figures.heapGrowthBytes, unit: `B/breaker (constant; ${figures.heapBytesAfter1MCalls} B after 1M)` },
+  ];
+  console.log(JSON.stringify({ area: "breaker", ...figures, summary }));
 } else {
   console.log(`\nadmit + success: ${figures.admitSuccessOpsPerSec.toLocaleString("en")} ops/s (target >= 5,000,000)`);
   console.log(`admit + record (mixed): ${figures.admitRecordMixedOpsPerSec.toLocaleString("en")} ops/s`);

@@ -1,122 +1,96 @@
-// gRPC client overhead: createToolServiceClient().execute() against a raw
-// connect client calling ToolService/Execute, both on the same loopback
-// serveToolService, 64 calls in flight, 20,000 calls each (after a warm-up).
-// Rounds run A-B-B-A so that drift on this shared 2-core machine hits both.
-// Prints throughput, the ratio (ours / raw; target >= 0.90) and p50/p99 latency;
-// then mitata micro-benchmarks of the per-call pure work (metadata rules and
-// the response mapping). `--json` prints only a JSON object of the figures.
-//
-// The executor-level ratio (executor.execute() through the whole pipeline)
-// comes with the executor integration.
+// gRPC tool calls end to end, three ways to the same loopback serveToolService
+// (64 calls in flight, 20,000 calls each after a warm-up, rounds in palindromes
+// R C E E C R … so that drift on this shared 2-core machine hits all three):
+//   - raw:      a connect client calling ToolService/Execute by hand;
+//   - client:   createToolServiceClient().execute();
+//   - executor: createToolExecutor().execute() on a grpc handler (no policy,
+//               no recorder): the whole pipeline, metadata built per call.
+// All three send the same metadata. Prints throughput, p50/p99 and the ratios
+// (target executor/raw >= 0.90); then mitata micro-benchmarks of the per-call
+// pure work. `--json` prints only a JSON object of the figures.
+// Run alone: node --expose-gc --import tsx bench/grpc.bench.ts [--json]
 import { bench, run, summary } from "mitata";
 import { createClient } from "@connectrpc/connect";
 import { Http2SessionManager, createGrpcTransport } from "@connectrpc/connect-node";
 import { ToolService, createToolServiceClient, interpretToolResponse, noopLogger, serveToolService } from "../src/index.js";
 import { outboundMetadata } from "../src/grpc/index.js";
+import { loadToolRegistry } from "../src/manifest/index.js";
+import { createToolExecutor } from "../src/registry/index.js";
+import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata, type Identity } from "../src/headers/index.js";
+import { interleave, ratio, type SummaryRow } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = 20_000;
 const IN_FLIGHT = 64;
-const WARMUP_CALLS = 10_000;
+const WARMUP_CALLS = 5_000;
 
-const headers: Record<string, string> = {
-  "x-omnia-tool-name": "echo",
-  "x-omnia-tool-registry": "bench-handler",
-  "x-omnia-agent-name": "bench-agent",
-  "x-omnia-session-id": "sess-1",
-  "x-omnia-request-id": "req-1",
-  "x-omnia-user-id": "user-1",
-  "x-omnia-namespace": "bench",
-  authorization: "Bearer bench-token",
+const identity: Identity = {
+  agentName: "support-agent",
+  namespace: "prod",
+  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
+  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
+  userId: "u-7f3a9c",
+  userEmail: "alice@example.com",
+  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
 };
+const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
 const args = '{"city":"Paris","units":"metric","days":3}';
+// The metadata the executor sends for this call; the raw and client variants send it ready-made.
+const headers = mergeGrpcToolMetadata({ omnia: buildOmniaGrpcMetadata({ identity, agent, toolName: "echo", handlerName: "bench-handler" }) });
 
 const server = await serveToolService({ echo: { description: "Echoes its arguments", inputSchema: true, execute: (a) => a } });
 const ours = createToolServiceClient({ endpoint: server.url });
 const rawManager = new Http2SessionManager(server.url);
 const raw = createClient(ToolService, createGrpcTransport({ baseUrl: server.url, sessionManager: rawManager }));
+const registry = loadToolRegistry(`
+handlers:
+  - name: bench-handler
+    type: grpc
+    tool: { name: echo, description: Echoes its arguments, inputSchema: { type: object } }
+    grpcConfig: { endpoint: "${server.url.slice("http://".length)}" }
+`);
+const executor = createToolExecutor({ registry, agent });
+const call = { id: "call-1", name: "echo", arguments: args };
+const ctx = { identity };
 
-const callOurs = async () => {
-  const r = await ours.execute("echo", args, { headers, timeoutMs: 30_000 });
-  if (r.resultJson.length === 0) throw new Error("empty result");
+const variants = {
+  raw: async () => {
+    const r = await raw.execute({ toolName: "echo", argumentsJson: args }, { headers, timeoutMs: 30_000 });
+    if (r.resultJson.length === 0) throw new Error("empty result");
+  },
+  client: async () => {
+    const r = await ours.execute("echo", args, { headers, timeoutMs: 30_000 });
+    if (r.resultJson.length === 0) throw new Error("empty result");
+  },
+  executor: async () => {
+    const out = await executor.execute(call, ctx);
+    if (out.status !== "success") throw new Error(`bench: executor call failed: ${JSON.stringify(out)}`);
+  },
 };
-const callRaw = async () => {
-  const r = await raw.execute({ toolName: "echo", argumentsJson: args }, { headers, timeoutMs: 30_000 });
-  if (r.resultJson.length === 0) throw new Error("empty result");
-};
 
-interface Round {
-  readonly ms: number;
-  readonly latenciesNs: bigint[];
-}
+const stats = await interleave(variants, { calls: CALLS, inFlight: IN_FLIGHT, warmupCalls: WARMUP_CALLS });
+const executorOverRaw = ratio(stats.executor, stats.raw);
+const clientOverRaw = ratio(stats.client, stats.raw);
 
-/** `total` calls through `IN_FLIGHT` lanes; each lane starts its next call when its last one ends. */
-async function drive(call: () => Promise<void>, total: number): Promise<Round> {
-  const latenciesNs: bigint[] = [];
-  let started = 0;
-  const lane = async () => {
-    while (started < total) {
-      started++;
-      const t0 = process.hrtime.bigint();
-      await call();
-      latenciesNs.push(process.hrtime.bigint() - t0);
-    }
-  };
-  const t0 = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, latenciesNs };
-}
-
-function percentileMs(sorted: readonly bigint[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Number(sorted[i] ?? 0n) / 1e6;
-}
-
-function summarise(rounds: readonly Round[]) {
-  const ms = rounds.reduce((a, r) => a + r.ms, 0);
-  const all = rounds.flatMap((r) => r.latenciesNs).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return {
-    calls: all.length,
-    callsPerSec: Math.round((all.length / ms) * 1000),
-    p50Ms: Number(percentileMs(all, 50).toFixed(3)),
-    p99Ms: Number(percentileMs(all, 99).toFixed(3)),
-  };
-}
-
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
-
-await drive(callRaw, WARMUP_CALLS);
-await drive(callOurs, WARMUP_CALLS);
-const rawRounds: Round[] = [];
-const ourRounds: Round[] = [];
-for (const [who, call] of [
-  ["raw", callRaw],
-  ["ours", callOurs],
-  ["ours", callOurs],
-  ["raw", callRaw],
-] as const) {
-  gc();
-  (who === "raw" ? rawRounds : ourRounds).push(await drive(call, CALLS / 2));
-}
-const rawStats = summarise(rawRounds);
-const ourStats = summarise(ourRounds);
-const ratio = Number((ourStats.callsPerSec / rawStats.callsPerSec).toFixed(3));
-
+await executor.close();
 await ours.close();
 rawManager.abort();
 await server.close();
 
 if (!JSON_ONLY) {
-  console.log(`gRPC Execute on loopback, ${IN_FLIGHT} in flight, ${CALLS} calls each (A-B-B-A rounds of ${CALLS / 2})`);
-  console.log(`  raw connect client        ${rawStats.callsPerSec} calls/s   p50 ${rawStats.p50Ms} ms   p99 ${rawStats.p99Ms} ms`);
-  console.log(`  createToolServiceClient   ${ourStats.callsPerSec} calls/s   p50 ${ourStats.p50Ms} ms   p99 ${ourStats.p99Ms} ms`);
-  console.log(`  ratio (ours / raw)        ${ratio}   (target >= 0.90)`);
+  console.log(`gRPC Execute on loopback, ${IN_FLIGHT} in flight, ${CALLS.toLocaleString("en-US")} calls per variant (palindrome rounds)`);
+  for (const [name, s] of Object.entries(stats)) {
+    console.log(`  ${name.padEnd(10)} ${s.callsPerSec.toLocaleString("en-US").padStart(8)} calls/s   p50 ${s.p50Ms} ms   p99 ${s.p99Ms} ms   CPU ${s.cpuUsPerCall} µs/call`);
+  }
+  const show = (r: typeof executorOverRaw) => `${r.median} (median of cycles; range ${r.min}-${r.max}; all calls ${r.total}; by CPU per call ${r.cpu})`;
+  console.log(`  executor / raw   ${show(executorOverRaw)}   (target >= 0.90)`);
+  console.log(`  client / raw     ${show(clientOverRaw)}`);
 }
 
 // Per-call pure work, for scale.
 const response = { resultJson: '{"city":"Paris","units":"metric","days":3}', isError: false, errorMessage: "" };
 summary(() => {
-  bench("outboundMetadata (8 entries)", () => outboundMetadata(headers, noopLogger));
+  bench(`outboundMetadata (${Object.keys(headers).length} entries)`, () => outboundMetadata(headers, noopLogger));
   bench("interpretToolResponse (success)", () => interpretToolResponse(response));
 });
 const micro = await run({ colors: false, format: JSON_ONLY ? "quiet" : "mitata" });
@@ -127,5 +101,12 @@ if (JSON_ONLY) {
     const avg = b.runs[0]?.stats?.avg;
     if (avg !== undefined) perCall[b.alias] = Number(avg.toFixed(1));
   }
-  console.log(JSON.stringify({ grpc: { inFlight: IN_FLIGHT, calls: CALLS, raw: rawStats, client: ourStats, ratio, microNsPerCall: perCall } }));
+  const rows: SummaryRow[] = [
+    { name: "gRPC execute / raw connect client", value: executorOverRaw.median, unit: `ratio (cycles ${executorOverRaw.min}-${executorOverRaw.max}; CPU/call ${executorOverRaw.cpu})`, min: 0.9 },
+    { name: "gRPC client / raw connect client", value: clientOverRaw.median, unit: `ratio (cycles ${clientOverRaw.min}-${clientOverRaw.max}; CPU/call ${clientOverRaw.cpu})` },
+    { name: "gRPC execute calls/s (64 in flight)", value: stats.executor.callsPerSec, unit: "calls/s" },
+    { name: "gRPC execute p50 / p99", value: stats.executor.p50Ms, unit: `ms p50 (p99 ${stats.executor.p99Ms})` },
+    { name: "gRPC raw p50 / p99", value: stats.raw.p50Ms, unit: `ms p50 (p99 ${stats.raw.p99Ms})` },
+  ];
+  console.log(JSON.stringify({ area: "grpc", inFlight: IN_FLIGHT, calls: CALLS, ...stats, ratios: { executorOverRaw, clientOverRaw }, microNsPerCall: perCall, summary: rows }));
 }

@@ -76,7 +76,12 @@ for (const trial of result.benchmarks) {
   if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
 }
 if (json) {
-  console.log(JSON.stringify({ area: "headers", unit: "ops/s", target: { name: TARGET, min: 1_000_000 }, results: figures }));
+  const summary = [
+    { name: "headers: toOutboundHeaders + promoteScalarParams", value: figures[TARGET] ?? null, unit: "ops/s", min: 1_000_000 },
+    { name: "headers: buildOmniaHeaders (HTTP)", value: figures["buildOmniaHeaders (identity + agent + tool + params)"] ?? null, unit: "ops/s" },
+    { name: "headers: buildOmniaGrpcMetadata", value: figures["buildOmniaGrpcMetadata"] ?? null, unit: "ops/s" },
+  ];
+  console.log(JSON.stringify({ area: "headers", unit: "ops/s", target: { name: TARGET, min: 1_000_000 }, results: figures, summary }));
 } else {
   console.log("\nops/s");
   for (const [name, ops] of Object.entries(figures)) console.log(`  ${ops.toLocaleString("en-US").padStart(12)}  ${name}`);

@@ -133,7 +133,12 @@ const figures = {
 };
 
 if (json) {
-  console.log(JSON.stringify(figures));
+  const summary = [
+    { name: "manifest: loadToolRegistry / yaml.parse (1,000 handlers)", value: figures.manifest.ratio, unit: "ratio", max: 3 },
+    { name: "reconcile: time per doubling (1k -> 8k, geometric mean)", value: figures.reconcile.overallPerDoubling, unit: `ratio (steps ${figures.reconcile.doublingRatios.join(", ")})`, max: 2.2 },
+    { name: "reconcile baseline: Set build + lookups per doubling", value: figures.baselineSet.overallPerDoubling, unit: `ratio (steps ${figures.baselineSet.doublingRatios.join(", ")})` },
+  ];
+  console.log(JSON.stringify({ area: "manifest", ...figures, summary }));
 } else {
   console.log(`\nloadToolRegistry / yaml.parse on ${HANDLERS} handlers: ${figures.manifest.ratio}x (target <= 3x)`);
   console.log(

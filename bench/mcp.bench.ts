@@ -98,7 +98,8 @@ for (const trial of micro.benchmarks) {
 
 const figures = { area: "mcp", transport: "streamable-http", inFlight: IN_FLIGHT, ours: oursStats, raw: rawStats, ratio, microOpsPerSec: microFigures };
 if (JSON_ONLY) {
-  console.log(JSON.stringify(figures));
+  const summary = [{ name: "MCP callTool / SDK Client.callTool (16 in flight)", value: ratio, unit: "ratio" }];
+  console.log(JSON.stringify({ ...figures, summary }));
 } else {
   console.log(`\ncallTool over loopback streamable-http, ${IN_FLIGHT} in flight, ${oursStats.calls} calls each:`);
   console.log(`  ours: ${oursStats.callsPerSec.toLocaleString("en-US")} calls/s, p50 ${oursStats.p50Ms} ms, p99 ${oursStats.p99Ms} ms`);

@@ -47,7 +47,8 @@ for (const trial of result.benchmarks) {
   if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
 }
 if (JSON_ONLY) {
-  console.log(JSON.stringify({ area: "openapi", unit: "ops/s", results: figures }));
+  const summary = Object.entries(figures).map(([name, value]) => ({ name: `openapi: ${name}`, value, unit: "ops/s" }));
+  console.log(JSON.stringify({ area: "openapi", unit: "ops/s", results: figures, summary }));
 } else {
   console.log("\nops/s");
   for (const [name, ops] of Object.entries(figures)) console.log(`  ${ops.toLocaleString("en-US").padStart(12)}  ${name}`);

@@ -127,7 +127,8 @@ await ours.close();
 await baseline.close();
 
 if (JSON_ONLY) {
-  console.log(JSON.stringify({ area: "runtime", unit: "per second", inFlight: IN_FLIGHT, results }));
+  const summary = results.map((r) => ({ name: `runtime: ${r.name}, ours / raw`, value: r.ratio, unit: "ratio" }));
+  console.log(JSON.stringify({ area: "runtime", unit: "per second", inFlight: IN_FLIGHT, results, summary }));
 } else {
   console.log(`loopback HTTP/2, ${IN_FLIGHT} in flight, rounds A-B-B-A (ours = serveRuntime, raw = hand-written connect service)\n`);
   for (const r of results) {

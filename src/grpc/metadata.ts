@@ -34,8 +34,9 @@ const RESERVED_KEYS = new Set(["content-type", "user-agent", "te", "connection",
  * @internal Does not follow semver.
  */
 export function outboundMetadata(headers: Readonly<Record<string, string>> | undefined, logger: Logger): Record<string, string> {
-  const out = new Map<string, string>();
   if (headers === undefined) return {};
+  // Built in place: a name already present keeps its position and takes the later value (the sort decides which is later).
+  const out: Record<string, string> = {};
   for (const rawKey of Object.keys(headers).sort()) {
     const value = headers[rawKey];
     const key = rawKey.toLowerCase();
@@ -51,8 +52,9 @@ export function outboundMetadata(headers: Readonly<Record<string, string>> | und
       logger.warn("grpc metadata: skipped an entry whose value is not a valid metadata value", { key });
       continue;
     }
-    out.set(key, value);
+    // An own data property even for `__proto__`, so that it stays a plain entry.
+    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
-  // fromEntries defines own properties, so a key such as `__proto__` stays a plain entry.
-  return Object.fromEntries(out);
+  return out;
 }

@@ -20,6 +20,26 @@ export type HeaderLayer = Readonly<Record<string, string>> | undefined | null;
  * @public
  */
 export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, string> {
+  // Fast path: the result is built in place while no name comes back spelled
+  // differently (a same-spelled name keeps its position and takes the later
+  // value, which is the rule). A re-spelled name needs the general merge.
+  const out: Record<string, string> = {};
+  const spelled = new Map<string, string>();
+  for (const layer of layers) {
+    if (layer == null) continue;
+    for (const name of Object.keys(layer)) {
+      const lower = name.toLowerCase();
+      const first = spelled.get(lower);
+      if (first === undefined) spelled.set(lower, name);
+      else if (first !== name) return mergeRespelled(layers);
+      setOwn(out, name, layer[name]!);
+    }
+  }
+  return out;
+}
+
+/** {@link mergeHeaders} when a name appears in two spellings: the winner's spelling at the first one's position. */
+function mergeRespelled(layers: readonly HeaderLayer[]): Record<string, string> {
   const merged = new Map<string, [name: string, value: string]>();
   for (const layer of layers) {
     if (layer == null) continue;
@@ -123,21 +143,32 @@ export const GRPC_TOOL_METADATA_PRECEDENCE = Object.freeze(["omnia", "authorizat
  * @public
  */
 export function mergeGrpcToolMetadata(sources: GrpcToolMetadataSources, options?: HeaderBuildOptions): Record<string, string> {
-  const auth = sources.authorization === undefined ? undefined : { authorization: sources.authorization };
-  const merged = mergeHeaders(sources.omnia, auth, sources.injected);
+  // Every key is lower-cased, so the case-insensitive merge is a merge on the
+  // lowercase key, done in one object (a key keeps its first position and
+  // takes the last value); the winners are then checked, as before.
   const out: Record<string, string> = {};
-  for (const name of Object.keys(merged)) {
-    const key = name.toLowerCase();
-    const value = merged[name]!;
+  putLowercase(out, sources.omnia);
+  if (sources.authorization !== undefined) setOwn(out, "authorization", sources.authorization);
+  putLowercase(out, sources.injected);
+  let skipped: string[] | undefined;
+  for (const key of Object.keys(out)) {
     if (!isValidGrpcMetadataKey(key)) {
       options?.logger?.warn("headers: skipped gRPC metadata with an illegal key", { key });
-    } else if (!isValidGrpcMetadataValue(value)) {
+      (skipped ??= []).push(key);
+    } else if (!isValidGrpcMetadataValue(out[key]!)) {
       options?.logger?.warn("headers: skipped gRPC metadata with an illegal value", { key });
-    } else {
-      setOwn(out, key, value);
+      (skipped ??= []).push(key);
     }
   }
-  return out;
+  if (skipped === undefined) return out;
+  const kept: Record<string, string> = {};
+  for (const key of Object.keys(out)) if (!skipped.includes(key)) setOwn(kept, key, out[key]!);
+  return kept;
+}
+
+function putLowercase(out: Record<string, string>, layer: HeaderLayer): void {
+  if (layer == null) return;
+  for (const name of Object.keys(layer)) setOwn(out, name.toLowerCase(), layer[name]!);
 }
 
 /**

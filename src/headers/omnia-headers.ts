@@ -65,6 +65,47 @@ export function toolHopIdentity(ctx: OmniaHeaderContext): Identity {
   return out;
 }
 
+const NO_IDENTITY: Identity = Object.freeze({});
+
+/**
+ * What the header builders read of {@link toolHopIdentity} (the flat fields
+ * and the claims), as one object of a fixed shape, read field by field from
+ * the caller's identity: spreading the caller's object (any shape) cost more
+ * than the headers built from it.
+ */
+function hopIdentity(ctx: OmniaHeaderContext): Identity {
+  const id = ctx.identity ?? NO_IDENTITY;
+  const agent = ctx.agent;
+  let agentName = id.agentName;
+  let namespace = id.namespace;
+  let workspace = id.workspace;
+  let provider = id.provider;
+  let model = id.model;
+  if (agent !== undefined) {
+    if (nonEmpty(agent.name)) agentName = agent.name;
+    if (nonEmpty(agent.namespace)) namespace = agent.namespace;
+    if (!nonEmpty(id.workspace) && nonEmpty(agent.workspace)) workspace = agent.workspace;
+    provider = agent.provider;
+    model = agent.model;
+  }
+  const userId = id.userId;
+  const subjectId = nonEmpty(id.subjectId) && id.subjectId === userId ? undefined : id.subjectId;
+  return {
+    agentName,
+    namespace,
+    sessionId: ctx.sessionId !== undefined ? ctx.sessionId : id.sessionId,
+    requestId: id.requestId,
+    userId,
+    subjectId,
+    userEmail: id.userEmail,
+    provider,
+    model,
+    origin: id.origin,
+    workspace,
+    claims: id.claims,
+  };
+}
+
 /**
  * The Omnia header layer of an HTTP (or OpenAPI) tool request: source 4 of
  * http.md §2.12.1, ready for {@link mergeHttpToolHeaders}'s `omnia`.
@@ -80,7 +121,7 @@ export function toolHopIdentity(ctx: OmniaHeaderContext): Identity {
  */
 export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, string> {
   const options = { logger: ctx.logger };
-  const out = toOutboundHeaders(toolHopIdentity(ctx), options);
+  const out = toOutboundHeaders(hopIdentity(ctx), options);
   putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidHeaderValue, ctx.logger);
   putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidHeaderValue, ctx.logger);
   putTool(out, OmniaHeader.DELEGATION, ctx.delegationToken, isValidHeaderValue, ctx.logger);
@@ -98,7 +139,7 @@ export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, strin
  * @public
  */
 export function buildOmniaGrpcMetadata(ctx: OmniaHeaderContext): Record<string, string> {
-  const out = toGrpcMetadata(toolHopIdentity(ctx), { logger: ctx.logger });
+  const out = toGrpcMetadata(hopIdentity(ctx), { logger: ctx.logger });
   putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidGrpcMetadataValue, ctx.logger);
   putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidGrpcMetadataValue, ctx.logger);
   putTool(out, OmniaHeader.DELEGATION, ctx.delegationToken, isValidGrpcMetadataValue, ctx.logger);

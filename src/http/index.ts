@@ -1,4 +1,4 @@
-export { buildHttpRequest, argumentsPresent, pathEscape } from "./request.js";
+export { buildHttpRequest, buildParsedHttpRequest, argumentsPresent, pathEscape } from "./request.js";
 export type { HttpRequestShaping, HttpRequestHandler, HttpHeaderContext } from "./request.js";
 export { interpretHttpResponse, errorBodyText, evaluateMapping, ERROR_BODY_MAX_BYTES } from "./response.js";
 export type { HttpResponseShaping, HttpInterpretation } from "./response.js";

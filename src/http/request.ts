@@ -95,6 +95,23 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * @public
  */
 export function buildHttpRequest(handler: HttpRequestHandler, args: string | JsonValue | undefined, context: HttpHeaderContext = {}): HttpRequestShape {
+  return buildParsedHttpRequest(handler, args, undefined, context);
+}
+
+/**
+ * {@link buildHttpRequest} for arguments the caller has already parsed:
+ * `parsed` is `JSON.parse(args)` for non-blank JSON text (or the value itself),
+ * `undefined` when not parsed. The text is then not parsed again for the
+ * `x-omnia-param-*` headers or the advanced path; the result is the same.
+ * @internal Does not follow semver.
+ */
+export function buildParsedHttpRequest(
+  handler: HttpRequestHandler,
+  args: string | JsonValue | undefined,
+  parsed: JsonValue | undefined,
+  context: HttpHeaderContext = {},
+): HttpRequestShape {
+  const argValue = parsed === undefined ? args : parsed;
   const config = handler.httpConfig;
   const method = (config.method ?? "").toUpperCase() || "POST";
   if (!TOKEN.test(method)) throw new HttpRequestError(`creating HTTP request: net/http: invalid method ${JSON.stringify(config.method ?? "")}`);
@@ -116,7 +133,7 @@ export function buildHttpRequest(handler: HttpRequestHandler, args: string | Jso
   const paramHeaders: Record<string, string> = {};
 
   if (advanced) {
-    const remaining = { ...objectArgs(args, "unmarshalling args for advanced config") };
+    const remaining = { ...objectArgs(argValue, "unmarshalling args for advanced config") };
     if (config.urlTemplate !== undefined) {
       for (const key of Object.keys(remaining)) {
         const placeholder = `{${key}}`;
@@ -149,7 +166,7 @@ export function buildHttpRequest(handler: HttpRequestHandler, args: string | Jso
     if (Object.keys(staticQuery).length > 0) url = appendQuery(url, staticQuery);
     if (hasArgs) {
       if (bodyMethod) body = typeof args === "string" ? args : JSON.stringify(args);
-      else url = appendQuery(url, objectArgs(args, "building query params: unmarshalling query args"));
+      else url = appendQuery(url, objectArgs(argValue, "building query params: unmarshalling query args"));
     } else if (bodyMethod && config.staticBody !== undefined) {
       body = goJsonMarshal(config.staticBody);
     }
@@ -169,7 +186,7 @@ export function buildHttpRequest(handler: HttpRequestHandler, args: string | Jso
       handlerName: handler.name,
       sessionId: context.sessionId,
       delegationToken: context.delegationToken,
-      args,
+      args: argValue,
       logger: context.logger,
     }),
     injected: context.injected,

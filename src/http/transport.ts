@@ -197,7 +197,16 @@ function parseUrl(text: string, method: string): URL {
  * undici sends header values as Latin-1 and refuses anything above U+00FF; Go
  * sends the UTF-8 bytes. Re-encode non-ASCII values so the bytes match Go.
  */
-function wireHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+function wireHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  // All ASCII (the usual case): the headers go out as they are, without a copy. Nothing mutates them.
+  let ascii = true;
+  for (const name in headers) {
+    if (Object.prototype.hasOwnProperty.call(headers, name) && !isAscii(headers[name]!)) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return headers;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     out[name] = isAscii(value) ? value : Buffer.from(value, "utf8").toString("latin1");
@@ -210,7 +219,7 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-function withoutHeaders(headers: Record<string, string>, drop: readonly string[]): Record<string, string> {
+function withoutHeaders(headers: Readonly<Record<string, string>>, drop: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (!drop.includes(name.toLowerCase())) out[name] = value;
   return out;

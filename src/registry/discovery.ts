@@ -25,6 +25,8 @@ export interface ResolvedTool {
 export interface Discovery {
   /** The tool named `name`: a static tool at once, a discovered one after the first discovery. */
   resolve(name: string): Promise<ResolvedTool | undefined>;
+  /** The static tool named `name` (the same as `resolve` gives for it), or undefined for any other name. */
+  resolveStatic(name: string): ResolvedTool | undefined;
   /** Re-runs discovery for every mcp/openapi handler; swaps the set only when all succeed. */
   refresh(): Promise<void>;
   /** Static tools, then discovered ones. */
@@ -47,6 +49,8 @@ export function createDiscovery(deps: {
   const mcpClients = new Map<string, McpToolClient>();
   let discovered: Map<string, ResolvedTool> | undefined;
   let running: Promise<void> | undefined;
+  /** Static tools resolved so far (the registry is frozen, so each resolves once). */
+  const statics = new Map<string, ResolvedTool>();
 
   const mcpClient = (handler: McpHandlerConfig): McpToolClient => {
     let client = mcpClients.get(handler.name);
@@ -110,7 +114,20 @@ export function createDiscovery(deps: {
     return running;
   };
 
+  const resolveStatic = (name: string): ResolvedTool | undefined => {
+    let resolved = statics.get(name);
+    if (resolved !== undefined) return resolved;
+    const descriptor = registry.getTool(name);
+    if (descriptor === undefined) return undefined;
+    const handler = registry.getHandler(descriptor.handlerName);
+    if (handler === undefined) return undefined;
+    resolved = { descriptor, handler };
+    statics.set(name, resolved);
+    return resolved;
+  };
+
   return {
+    resolveStatic,
     async resolve(name) {
       const descriptor = registry.getTool(name);
       if (descriptor !== undefined) {

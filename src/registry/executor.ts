@@ -234,7 +234,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   ): ToolOutcome {
     const durationMs = clock.now() - startedAt;
     const handlerType = handler?.type ?? "";
-    record({
+    // No recorder: no record to build (it was most of this function's cost per call).
+    if (options.recorder !== undefined) record({
       callId: call.id,
       ...(sessionId === undefined ? {} : { sessionId }),
       toolName: call.name,
@@ -250,7 +251,12 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       attempts,
     });
     if (listeners.tool_result.size > 0) emit("tool_result", { callId: call.id, name: call.name, ok: outcome.status === "success", durationMs });
-    return { ...outcome, toolName: call.name, callId: call.id, handlerType, durationMs };
+    if (outcome.status !== "success") return { ...outcome, toolName: call.name, callId: call.id, handlerType, durationMs };
+    // The success outcome as one literal (same keys, same order): spreading it cost more than the rest of the call's bookkeeping.
+    const { result, resultJson } = outcome;
+    return outcome.truncated === true
+      ? { status: "success", result, resultJson, truncated: true, toolName: call.name, callId: call.id, handlerType, durationMs }
+      : { status: "success", result, resultJson, toolName: call.name, callId: call.id, handlerType, durationMs };
   }
 
   async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
@@ -263,7 +269,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
     let resolved: ResolvedTool | undefined;
     try {
-      resolved = await discovery.resolve(call.name);
+      // A static tool resolves synchronously: no await (and no allocation) on the common path.
+      resolved = discovery.resolveStatic(call.name) ?? (await discovery.resolve(call.name));
     } catch (e) {
       // Discovery of an mcp/openapi handler failed: this call fails; the next one tries again.
       const error = asOmniaError(e);
@@ -330,8 +337,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     let auth: Record<string, string>;
     let token: string | undefined;
     try {
-      auth = await resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache);
-      token = await delegationToken(handler, call.name, ctx.identity);
+      // Awaited only when there is something to resolve (most handlers have neither).
+      auth = handler.auth === undefined ? {} : await resolveAuthHeaders(handler, { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock }, workloadCache);
+      token = handler.delegation?.enabled === true ? await delegationToken(handler, call.name, ctx.identity) : undefined;
     } catch (e) {
       return fail(asOmniaError(e));
     }
@@ -345,7 +353,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       case "http": {
         let headersFromSecret: Record<string, string>;
         try {
-          headersFromSecret = await resolveSecretHeaders(handler.name, handler.httpConfig.headersFromSecret, options.secrets);
+          const refs = handler.httpConfig.headersFromSecret;
+          headersFromSecret = hasKeys(refs) ? await resolveSecretHeaders(handler.name, refs, options.secrets) : {};
         } catch (e) {
           return fail(asOmniaError(e));
         }
@@ -354,6 +363,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
           rawArgs,
           { identity: ctx.identity, agent: options.agent, auth, headersFromSecret, injected, delegationToken: token, logger },
           dispatcher,
+          argsValue,
         );
         const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
         policy = setup.policy;
@@ -534,6 +544,11 @@ function asOmniaError(e: unknown): OmniaToolsError {
   if (isOmniaToolsError(e)) return e;
   const error = toError(e);
   return new BackendError(error.message, { cause: error });
+}
+
+function hasKeys(object: object): boolean {
+  for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
+  return false;
 }
 
 type ParsedArgs = { ok: true; value: JsonValue | undefined } | { ok: false; message: string };

@@ -3,7 +3,7 @@ import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import { GrpcStatusError, interpretToolResponse, type ToolServiceClient } from "../grpc/index.js";
 import { classifyGrpcStatus, runAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
-import type { BackendSuccess } from "./http-backend.js";
+import { normalizedPolicy, type BackendSuccess } from "./http-backend.js";
 
 /** What one gRPC call needs before its first attempt. @internal Does not follow semver. */
 export interface PreparedGrpcCall {
@@ -15,14 +15,24 @@ export interface PreparedGrpcCall {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+const NO_RETRY_SETUP = Object.freeze({ policy: normalizedPolicy({ maxAttempts: 1 }), retryable: Object.freeze([]) as readonly string[] });
+
+/** The setup of each (frozen) handler's retry policy, built on its first call (see httpRetrySetup). */
+const setups = new WeakMap<GrpcHandlerConfig, { policy: RetryPolicyOptions; retryable: readonly string[] }>();
+
 /** The handler's retry policy and retryable codes; no `retryPolicy` means one attempt. @internal Does not follow semver. */
 export function grpcRetrySetup(handler: GrpcHandlerConfig): { policy: RetryPolicyOptions; retryable: readonly string[] } {
   const rp = handler.grpcConfig.retryPolicy;
-  if (rp === undefined) return { policy: { maxAttempts: 1 }, retryable: [] };
-  return {
-    policy: { maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs },
-    retryable: rp.retryableStatusCodes,
-  };
+  if (rp === undefined) return NO_RETRY_SETUP;
+  let setup = setups.get(handler);
+  if (setup === undefined) {
+    setup = {
+      policy: normalizedPolicy({ maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs }),
+      retryable: rp.retryableStatusCodes,
+    };
+    if (Object.isFrozen(handler) && Object.isFrozen(handler.grpcConfig) && Object.isFrozen(rp)) setups.set(handler, setup);
+  }
+  return setup;
 }
 
 /**

@@ -2,7 +2,7 @@ import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/inde
 import type { HttpHandlerConfig, HttpRetryPolicy } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import {
-  buildHttpRequest,
+  buildParsedHttpRequest,
   HttpStatusError,
   HttpTransportError,
   interpretHttpResponse,
@@ -11,7 +11,15 @@ import {
   type HttpHeaderContext,
   type HttpInterpretation,
 } from "../http/index.js";
-import { classifyHttpError, classifyHttpStatus, runAttempt, type AttemptOutcome, type HttpRetryRules, type RetryPolicyOptions } from "../retry/index.js";
+import {
+  classifyHttpError,
+  classifyHttpStatus,
+  createRetryPolicy,
+  runAttempt,
+  type AttemptOutcome,
+  type HttpRetryRules,
+  type RetryPolicyOptions,
+} from "../retry/index.js";
 
 /** The success value of an attempt, whatever the transport. @internal Does not follow semver. */
 export interface BackendSuccess {
@@ -28,14 +36,40 @@ export interface HttpExchange {
 }
 
 const NO_RETRY_RULES: HttpRetryRules = Object.freeze({ retryOn: Object.freeze([]), retryOnNetworkError: false, respectRetryAfter: false });
+const NO_RETRY_SETUP = Object.freeze({ policy: normalizedPolicy({ maxAttempts: 1 }), rules: NO_RETRY_RULES });
+
+/**
+ * The setup of each (frozen) retry policy of a loaded registry, built on its
+ * first call: a policy that `createRetryPolicy` has normalised is taken as is
+ * by `runWithRetry`, where a fresh options object was validated on every call.
+ */
+const setups = new WeakMap<HttpRetryPolicy, { policy: RetryPolicyOptions; rules: HttpRetryRules }>();
 
 /** An http/openapi retry policy and its rules; no `retryPolicy` means one attempt. @internal Does not follow semver. */
 export function httpRetrySetup(rp: HttpRetryPolicy | undefined): { policy: RetryPolicyOptions; rules: HttpRetryRules } {
-  if (rp === undefined) return { policy: { maxAttempts: 1 }, rules: NO_RETRY_RULES };
-  return {
-    policy: { maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs },
-    rules: { retryOn: rp.retryOn, retryOnNetworkError: rp.retryOnNetworkError, respectRetryAfter: rp.respectRetryAfter },
-  };
+  if (rp === undefined) return NO_RETRY_SETUP;
+  let setup = setups.get(rp);
+  if (setup === undefined) {
+    setup = {
+      policy: normalizedPolicy({ maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs }),
+      rules: { retryOn: rp.retryOn, retryOnNetworkError: rp.retryOnNetworkError, respectRetryAfter: rp.respectRetryAfter },
+    };
+    if (Object.isFrozen(rp)) setups.set(rp, setup);
+  }
+  return setup;
+}
+
+/**
+ * The policy as `createRetryPolicy` normalises it; options it rejects are
+ * returned as they are, so that `runWithRetry` rejects them on the call, as before.
+ * @internal Does not follow semver.
+ */
+export function normalizedPolicy(options: RetryPolicyOptions): RetryPolicyOptions {
+  try {
+    return createRetryPolicy(options);
+  } catch {
+    return options;
+  }
 }
 
 /**
@@ -48,9 +82,11 @@ export function httpExchange(
   args: string | JsonValue | undefined,
   context: HttpHeaderContext,
   dispatcher: () => HttpDispatcher,
+  parsed?: JsonValue,
 ): (signal: AbortSignal) => Promise<HttpExchange> {
   return async (signal) => {
-    const request = buildHttpRequest(handler, args, context);
+    // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
+    const request = buildParsedHttpRequest(handler, args, parsed, context);
     const response = await sendHttpRequest(dispatcher(), request, { signal });
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;

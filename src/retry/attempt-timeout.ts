@@ -48,39 +48,66 @@ export function runAttempt<T>(fn: (signal: AbortSignal) => T | PromiseLike<T>, o
   const { clock = systemClock, timeoutMs, signal } = options;
   if (signal?.aborted === true) return Promise.resolve({ kind: "abandoned", error: abortedError("attempt", signal) });
   return new Promise<AttemptSettlement<T>>((resolve) => {
-    const controller = new AbortController();
-    let settled = false;
-    let timer: TimerHandle | undefined;
-    const finish = (settlement: AttemptSettlement<T>): void => {
-      if (settled) return;
-      settled = true;
-      timer?.clear();
-      signal?.removeEventListener("abort", onAbort);
-      resolve(settlement);
-    };
-    const abandoned = (): AttemptSettlement<T> => ({ kind: "abandoned", error: abortedError("attempt", signal as AbortSignal) });
-    const onAbort = (): void => {
-      controller.abort(signal?.reason);
-      finish(abandoned());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // One object holds the attempt's state and is the caller-signal listener
+    // (handleEvent): no named closures per attempt.
+    const attempt = new Attempt<T>(resolve, signal);
+    signal?.addEventListener("abort", attempt, { once: true });
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      timer = clock.setTimeout(() => {
-        const error = new TimeoutError(timeoutMs);
-        finish({ kind: "timeout", error });
-        controller.abort(error);
-      }, timeoutMs);
+      attempt.timer = clock.setTimeout(() => attempt.timeout(timeoutMs), timeoutMs);
     }
     let pending: PromiseLike<T> | T;
     try {
-      pending = fn(controller.signal);
+      pending = fn(attempt.controller.signal);
     } catch (error) {
-      finish(signal?.aborted === true ? abandoned() : { kind: "error", error: toError(error) });
+      attempt.failed(error);
       return;
     }
     Promise.resolve(pending).then(
-      (value) => finish(signal?.aborted === true ? abandoned() : { kind: "success", value }),
-      (error: unknown) => finish(signal?.aborted === true ? abandoned() : { kind: "error", error: toError(error) }),
+      (value) => attempt.finish(signal?.aborted === true ? attempt.abandoned() : { kind: "success", value }),
+      (error: unknown) => attempt.failed(error),
     );
   });
+}
+
+/** The state of one {@link runAttempt}; also the listener on the caller's signal. */
+class Attempt<T> {
+  readonly controller = new AbortController();
+  timer: TimerHandle | undefined;
+  #settled = false;
+  readonly #resolve: (settlement: AttemptSettlement<T>) => void;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(resolve: (settlement: AttemptSettlement<T>) => void, signal: AbortSignal | undefined) {
+    this.#resolve = resolve;
+    this.#signal = signal;
+  }
+
+  finish(settlement: AttemptSettlement<T>): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.timer?.clear();
+    this.#signal?.removeEventListener("abort", this);
+    this.#resolve(settlement);
+  }
+
+  abandoned(): AttemptSettlement<T> {
+    return { kind: "abandoned", error: abortedError("attempt", this.#signal as AbortSignal) };
+  }
+
+  /** `fn` threw or rejected: abandoned when the caller's signal has aborted, else an error. */
+  failed(error: unknown): void {
+    this.finish(this.#signal?.aborted === true ? this.abandoned() : { kind: "error", error: toError(error) });
+  }
+
+  timeout(timeoutMs: number): void {
+    const error = new TimeoutError(timeoutMs);
+    this.finish({ kind: "timeout", error });
+    this.controller.abort(error);
+  }
+
+  /** The caller's signal aborted (the attempt is its listener). */
+  handleEvent(): void {
+    this.controller.abort(this.#signal?.reason);
+    this.finish(this.abandoned());
+  }
 }

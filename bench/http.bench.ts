@@ -1,0 +1,146 @@
+// HTTP tool calls end to end: executor.execute() on an http handler (no policy,
+// no recorder) against the same request sent by hand with undici.request (an
+// Agent with the executor's own pool settings) and with the global fetch(),
+// all to one loopback node:http JSON backend in this process. 64 calls in
+// flight, 20,000 calls per variant after a warm-up, rounds in palindromes
+// (E U F F U E …) so that drift on this shared 2-core machine hits all three.
+// Prints calls/s, p50/p99 and the ratios executor/undici (target >= 0.90) and
+// executor/fetch (target >= 1.2). `--json` prints only a JSON object.
+// Run alone: node --expose-gc --import tsx bench/http.bench.ts [--json]
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { bench, do_not_optimize, run, summary as mitataSummary } from "mitata";
+import { Agent, request, type Dispatcher } from "undici";
+import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
+import { createToolExecutor } from "../src/registry/index.js";
+import { buildHttpRequest } from "../src/http/index.js";
+import type { Identity } from "../src/headers/index.js";
+import { interleave, ratio, type SummaryRow } from "./support.js";
+
+const JSON_ONLY = process.argv.includes("--json");
+const CALLS = 20_000;
+const IN_FLIGHT = 64;
+const WARMUP_CALLS = 5_000;
+
+// ---- the backend: reads the request, answers a small JSON object ----
+const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
+let served = 0;
+const server = createServer({ keepAlive: true }, (req: IncomingMessage, res: ServerResponse) => {
+  req.resume();
+  req.on("end", () => {
+    served++;
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(RESPONSE) });
+    res.end(RESPONSE);
+  });
+});
+server.keepAliveTimeout = 60_000;
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
+
+// ---- the executor ----
+const registry = loadToolRegistry(`
+handlers:
+  - name: weather-api
+    type: http
+    tool: { name: get_weather, description: Current weather and forecast, inputSchema: { type: object } }
+    httpConfig:
+      endpoint: ${url}
+      method: POST
+`);
+const identity: Identity = {
+  agentName: "support-agent",
+  namespace: "prod",
+  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
+  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
+  userId: "u-7f3a9c",
+  userEmail: "alice@example.com",
+  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
+};
+const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
+const ARGS = '{"city":"Paris","units":"metric","days":3}';
+const executor = createToolExecutor({ registry, agent });
+const call = { id: "call-1", name: "get_weather", arguments: ARGS };
+const ctx = { identity };
+
+// ---- the baselines send exactly the request the executor sends ----
+const handler = registry.getHandler("weather-api") as HttpHandlerConfig;
+const wire = buildHttpRequest(handler, ARGS, { identity, agent, auth: {}, headersFromSecret: {} });
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 256 }); // createDefaultDispatcher's settings
+
+const variants = {
+  executor: async () => {
+    const out = await executor.execute(call, ctx);
+    if (out.status !== "success") throw new Error(`bench: executor call failed: ${JSON.stringify(out)}`);
+  },
+  undici: async () => {
+    const res = await request(wire.url, { dispatcher, method: "POST", headers: wire.headers, body: wire.body ?? null });
+    const value = (await res.body.json()) as { city?: string };
+    if (res.statusCode !== 200 || value.city !== "Paris") throw new Error("bench: undici call failed");
+  },
+  fetch: async () => {
+    const res = await fetch(wire.url, { method: "POST", headers: wire.headers, body: wire.body ?? null });
+    const value = (await res.json()) as { city?: string };
+    if (res.status !== 200 || value.city !== "Paris") throw new Error("bench: fetch call failed");
+  },
+};
+
+const stats = await interleave(variants, { calls: CALLS, inFlight: IN_FLIGHT, warmupCalls: WARMUP_CALLS });
+const executorOverUndici = ratio(stats.executor, stats.undici);
+const executorOverFetch = ratio(stats.executor, stats.fetch);
+
+await executor.close();
+await dispatcher.close();
+server.closeAllConnections();
+await new Promise<void>((resolve) => server.close(() => resolve()));
+
+// ---- per-call CPU cost of the pipeline alone: execute() through a dispatcher that answers at once (no I/O) ----
+const body = Buffer.from(RESPONSE);
+const stubDispatcher = {
+  request: async () => ({
+    statusCode: 200,
+    headers: { "content-type": "application/json" },
+    body: {
+      destroyed: false,
+      destroy() {},
+      async *[Symbol.asyncIterator]() {
+        yield body;
+      },
+    },
+  }),
+  close: async () => {},
+} as unknown as Dispatcher;
+const stubExecutor = createToolExecutor({ registry, agent, dispatcher: stubDispatcher });
+const NO_IO = "execute() with a stub dispatcher (no I/O)";
+mitataSummary(() => {
+  bench(NO_IO, async () => do_not_optimize(await stubExecutor.execute(call, ctx)));
+  bench("buildHttpRequest (the same call)", () => do_not_optimize(buildHttpRequest(handler, ARGS, { identity, agent, auth: {}, headersFromSecret: {} })));
+});
+const micro = await run(JSON_ONLY ? { format: "quiet" } : { colors: false });
+const microNs: Record<string, number> = {};
+for (const trial of micro.benchmarks) {
+  const avg = trial.runs[0]?.stats?.avg;
+  if (avg !== undefined) microNs[trial.alias] = Math.round(avg);
+}
+await stubExecutor.close();
+
+const summary: SummaryRow[] = [
+  { name: "HTTP execute / undici.request", value: executorOverUndici.median, unit: `ratio (cycles ${executorOverUndici.min}-${executorOverUndici.max}; CPU/call ${executorOverUndici.cpu})`, min: 0.9 },
+  { name: "HTTP execute / fetch", value: executorOverFetch.median, unit: `ratio (cycles ${executorOverFetch.min}-${executorOverFetch.max}; CPU/call ${executorOverFetch.cpu})`, min: 1.2 },
+  { name: "HTTP execute calls/s (64 in flight)", value: stats.executor.callsPerSec, unit: "calls/s" },
+  { name: "HTTP execute p50 / p99", value: stats.executor.p50Ms, unit: `ms p50 (p99 ${stats.executor.p99Ms})` },
+  { name: "HTTP undici p50 / p99", value: stats.undici.p50Ms, unit: `ms p50 (p99 ${stats.undici.p99Ms})` },
+  { name: "HTTP execute, stub dispatcher (no I/O)", value: microNs[NO_IO] ?? null, unit: "ns/call" },
+];
+
+if (JSON_ONLY) {
+  console.log(JSON.stringify({ area: "http", inFlight: IN_FLIGHT, calls: CALLS, served, ...stats, ratios: { executorOverUndici, executorOverFetch }, microNsPerCall: microNs, summary }));
+} else {
+  console.log(`HTTP POST on loopback, ${IN_FLIGHT} in flight, ${CALLS.toLocaleString("en-US")} calls per variant (palindrome rounds)`);
+  for (const [name, s] of Object.entries(stats)) {
+    console.log(`  ${name.padEnd(10)} ${s.callsPerSec.toLocaleString("en-US").padStart(8)} calls/s   p50 ${s.p50Ms} ms   p99 ${s.p99Ms} ms   CPU ${s.cpuUsPerCall} µs/call`);
+  }
+  const show = (r: typeof executorOverUndici) => `${r.median} (median of cycles; range ${r.min}-${r.max}; all calls ${r.total}; by CPU per call ${r.cpu})`;
+  console.log(`  execute / undici.request  ${show(executorOverUndici)}   (target >= 0.90)`);
+  console.log(`  execute / fetch           ${show(executorOverFetch)}   (target >= 1.2)`);
+  console.log(`  ${NO_IO}: ${microNs[NO_IO]} ns/call`);
+}

@@ -1,0 +1,64 @@
+// Drives executor.execute() alone (no baseline) on the http or the grpc path,
+// for a CPU profile of the hot path. Not part of `npm run bench`.
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-execute.ts http [calls]
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-execute.ts grpc [calls]
+// then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadToolRegistry } from "../src/manifest/index.js";
+import { createToolExecutor } from "../src/registry/index.js";
+import { serveToolService } from "../src/grpc/index.js";
+import type { Identity } from "../src/headers/index.js";
+import { drive } from "./support.js";
+
+const path = process.argv[2] === "grpc" ? "grpc" : "http";
+const calls = Number(process.argv[3] ?? 40_000);
+const identity: Identity = {
+  agentName: "support-agent",
+  namespace: "prod",
+  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
+  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
+  userId: "u-7f3a9c",
+  userEmail: "alice@example.com",
+  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
+};
+const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
+const ARGS = '{"city":"Paris","units":"metric","days":3}';
+const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
+
+let close: () => Promise<void>;
+let manifest: string;
+if (path === "http") {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(RESPONSE) });
+      res.end(RESPONSE);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
+  manifest = `handlers:\n  - name: weather-api\n    type: http\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    httpConfig: { endpoint: "${url}", method: POST }\n`;
+  close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+} else {
+  const server = await serveToolService({ get_weather: { description: "d", inputSchema: true, execute: () => JSON.parse(RESPONSE) } });
+  manifest = `handlers:\n  - name: weather-api\n    type: grpc\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    grpcConfig: { endpoint: "${server.url.replace("http://", "")}" }\n`;
+  close = () => server.close();
+}
+const executor = createToolExecutor({ registry: loadToolRegistry(manifest), agent });
+const call = { id: "call-1", name: "get_weather", arguments: ARGS };
+const round = await drive(
+  async () => {
+    const out = await executor.execute(call, { identity });
+    if (out.status !== "success") throw new Error(JSON.stringify(out));
+  },
+  calls,
+  64,
+);
+console.log(`${path}: ${Math.round((calls / round.ms) * 1000)} calls/s`);
+await executor.close();
+await close();
