@@ -93,6 +93,28 @@ function integerSchema(min?: number, max?: number) {
 const stringList = z.array(z.string());
 const stringMap = z.record(z.string(), z.string());
 
+const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// eslint-disable-next-line no-control-regex
+const HEADER_VALUE_CTL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/**
+ * Static headers: checked at load (STYLE §3.7) so that a header no request
+ * could carry fails here, with its path, instead of failing every call.
+ */
+const headerMap = stringMap.superRefine((headers, ctx) => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_TOKEN.test(name)) ctx.addIssue({ code: "custom", path: [name], message: `invalid header name; got ${JSON.stringify(name)}` });
+    else if (HEADER_VALUE_CTL.test(value)) ctx.addIssue({ code: "custom", path: [name], message: "invalid header value: it holds a control character (CR, LF, NUL, ...)" });
+  }
+});
+
+/** `headerParams`: argument name -> header name; the header names are checked at load. */
+const headerNameMap = stringMap.superRefine((params, ctx) => {
+  for (const [arg, name] of Object.entries(params)) {
+    if (!HEADER_TOKEN.test(name)) ctx.addIssue({ code: "custom", path: [arg], message: `invalid header name; got ${JSON.stringify(name)}` });
+  }
+});
+
 /** A Kubernetes SecretKeySelector: `{name, key}`. */
 export const secretKeyRefSchema = z.strictObject({ name: nonEmptyString, key: nonEmptyString });
 
@@ -176,11 +198,11 @@ const legacyAuthTypeSchema = z.string().refine((t) => t.toLowerCase() === "beare
 export const httpConfigSchema = z.strictObject({
   endpoint: z.string(),
   method: z.string().nullish(),
-  headers: stringMap.nullish(),
+  headers: headerMap.nullish(),
   contentType: z.string().nullish(),
   headersFromSecret: z.record(z.string(), secretKeyRefSchema).nullish(),
   queryParams: stringList.nullish(),
-  headerParams: stringMap.nullish(),
+  headerParams: headerNameMap.nullish(),
   staticQuery: stringMap.nullish(),
   staticBody: jsonValueSchema.nullish(),
   bodyMapping: z.string().nullish(),
@@ -220,7 +242,7 @@ export const openApiConfigSchema = z.strictObject({
   specURL: nonEmptyString,
   baseURL: z.string().nullish(),
   operationFilter: stringList.nullish(),
-  headers: stringMap.nullish(),
+  headers: headerMap.nullish(),
   retryPolicy: httpRetryPolicySchema.nullish(),
   authType: legacyAuthTypeSchema.nullish(),
   authSecretRef: secretKeyRefSchema.nullish(),
