@@ -12,6 +12,18 @@ import { createMcpToolClient, interpretMcpResult } from "../src/mcp/index.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 
 const JSON_ONLY = process.argv.includes("--json");
+
+// The baseline (the SDK's Client over its default global fetch) adds an abort
+// listener to its transport's one AbortSignal per request and Node's fetch
+// drops them only later, so Node warns on every request past 1,500 (thousands
+// of lines on stderr). The warning is the baseline's, not createMcpToolClient's
+// (which sends through undici's own fetch): count it, print it once.
+let baselineListenerWarnings = 0;
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  if (warning.name === "MaxListenersExceededWarning") baselineListenerWarnings++;
+  else console.error(warning);
+});
 const CALLS = 2_000;
 const WARMUP = 1_000;
 const IN_FLIGHT = 16;
@@ -96,6 +108,9 @@ for (const trial of micro.benchmarks) {
   if (stats !== undefined) microFigures[trial.alias] = Math.round(1e9 / stats.avg);
 }
 
+if (baselineListenerWarnings > 0) {
+  console.error(`mcp.bench: ${baselineListenerWarnings} MaxListenersExceededWarning(s) from the SDK baseline's fetch (abort listeners on its transport signal); suppressed`);
+}
 const figures = { area: "mcp", transport: "streamable-http", inFlight: IN_FLIGHT, ours: oursStats, raw: rawStats, ratio, microOpsPerSec: microFigures };
 if (JSON_ONLY) {
   const summary = [{ name: "MCP callTool / SDK Client.callTool (16 in flight)", value: ratio, unit: "ratio" }];

@@ -1,4 +1,5 @@
 import { canonicalHeaderKey } from "./canonical.js";
+import { NameCache } from "./name-cache.js";
 import type { HeaderBuildOptions } from "./params.js";
 import { isValidGrpcMetadataKey, isValidGrpcMetadataValue } from "./validity.js";
 
@@ -28,7 +29,7 @@ export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, 
   for (const layer of layers) {
     if (layer == null) continue;
     for (const name of Object.keys(layer)) {
-      const lower = name.toLowerCase();
+      const lower = LOWER.get(name);
       const first = spelled.get(lower);
       if (first === undefined) spelled.set(lower, name);
       else if (first !== name) return mergeRespelled(layers);
@@ -37,6 +38,9 @@ export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, 
   }
   return out;
 }
+
+/** Header name → lower case: the same names come back on every call (a fresh lower-cased string would be hashed again). */
+const LOWER = new NameCache<string>((name) => name.toLowerCase());
 
 /** {@link mergeHeaders} when a name appears in two spellings: the winner's spelling at the first one's position. */
 function mergeRespelled(layers: readonly HeaderLayer[]): Record<string, string> {
