@@ -18,7 +18,7 @@ export { toOutboundHeaders, toGrpcMetadata } from "./outbound.js";
 export { identityFromMetadata } from "./inbound.js";
 export type { HeadersLike, MetadataInput, IdentityFromMetadataOptions } from "./inbound.js";
 export { identityPayload } from "./identity-payload.js";
-export { appendQuery } from "./query.js";
+export { appendQuery, goQueryEscape } from "./query.js";
 export {
   mergeHeaders,
   mergeHttpToolHeaders,

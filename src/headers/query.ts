@@ -96,6 +96,15 @@ function escapeQueryBytes(s: string): string {
   return out;
 }
 
+/**
+ * Go's `url.QueryEscape`: the escaping `appendQuery` applies to each key and
+ * value (unreserved characters kept, space as `+`, every other UTF-8 byte `%XX`).
+ * @internal Does not follow semver.
+ */
+export function goQueryEscape(text: string): string {
+  return escapeQueryBytes(utf8Binary(text));
+}
+
 /** The UTF-8 bytes of `s` as a latin1 string (ASCII is returned as is). */
 function utf8Binary(s: string): string {
   for (let i = 0; i < s.length; i++) {

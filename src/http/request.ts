@@ -2,6 +2,7 @@ import type { JsonValue, Logger } from "../core/index.js";
 import { goJsonMarshal } from "../core/index.js";
 import {
   appendQuery,
+  goQueryEscape,
   buildOmniaHeaders,
   goFormat,
   isValidHeaderValue,
@@ -269,21 +270,10 @@ function substitute(template: string, placeholder: string, key: string, value: s
     if (!inQuery && (value === "." || value === "..")) {
       throw new HttpRequestError(`urlTemplate: argument ${JSON.stringify(key)} would be a dot path segment; got ${JSON.stringify(value)}`);
     }
-    out += template.slice(from, at) + (inQuery ? queryEscape(value) : pathEscape(value));
+    out += template.slice(from, at) + (inQuery ? goQueryEscape(value) : pathEscape(value));
     from = at + placeholder.length;
   }
   return out + template.slice(from);
-}
-
-/** Go's `url.QueryEscape`: unreserved characters kept, space as `+`, every other byte `%XX`. */
-function queryEscape(text: string): string {
-  let out = "";
-  for (const byte of Buffer.from(text, "utf8")) {
-    const c = String.fromCharCode(byte);
-    if (byte === 0x20) out += "+";
-    else out += byte < 0x80 && /[A-Za-z0-9\-_.~]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
 }
 
 const PATH_SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+,:;=@]/;
