@@ -81,6 +81,27 @@ const variants = {
     const value = (await res.body.json()) as { city?: string };
     if (res.statusCode !== 200 || value.city !== "Paris") throw new Error("bench: undici call failed");
   },
+  // undici's lowest-level API, which the executor's transport drives: the same request, the
+  // body's chunks collected by a bare handler (no cap, no abort, no redirects). The floor.
+  dispatch: () =>
+    new Promise<void>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let status = 0;
+      dispatcher.dispatch(
+        { origin: target.origin, path: target.pathname, method: "POST", headers: wire.headers, body: wire.body ?? null },
+        {
+          onRequestStart: () => {},
+          onResponseStart: (_c, s) => void (status = s),
+          onResponseData: (_c, chunk) => void chunks.push(chunk),
+          onResponseEnd: () => {
+            const value = JSON.parse(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))) as { city?: string };
+            if (status !== 200 || value.city !== "Paris") reject(new Error("bench: dispatch call failed"));
+            else resolve();
+          },
+          onResponseError: (_c, e) => reject(e),
+        },
+      );
+    }),
   // What the executor must do per attempt besides the request: an AbortController
   // for the attempt's signal, a timeout timer, and a capped streaming read of the body.
   // The gap between this and `undici` is the cost of those semantics, not of the pipeline.
@@ -107,6 +128,7 @@ const stats = await interleave(variants, { calls: CALLS, inFlight: IN_FLIGHT, wa
 const executorOverUndici = ratio(stats.executor, stats.undici);
 const executorOverFetch = ratio(stats.executor, stats.fetch);
 const executorOverAttempt = ratio(stats.executor, stats.undiciAttempt);
+const executorOverDispatch = ratio(stats.executor, stats.dispatch);
 
 await executor.close();
 await dispatcher.close();
@@ -115,19 +137,19 @@ await new Promise<void>((resolve) => server.close(() => resolve()));
 
 // ---- per-call CPU cost of the pipeline alone: execute() through a dispatcher that answers at once (no I/O) ----
 const body = Buffer.from(RESPONSE);
+// Answers every dispatch at once, through the handler interface undici calls (no socket, no parser).
+const stubController = { abort() {}, pause() {}, resume() {}, aborted: false, paused: false, reason: null };
 const stubDispatcher = {
-  request: async () => ({
-    statusCode: 200,
-    headers: { "content-type": "application/json" },
-    body: {
-      destroyed: false,
-      destroy() {},
-      async *[Symbol.asyncIterator]() {
-        yield body;
-      },
-    },
-  }),
+  dispatch(_options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) {
+    const c = stubController as unknown as Dispatcher.DispatchController;
+    handler.onRequestStart?.(c, {});
+    handler.onResponseStart?.(c, 200, { "content-type": "application/json" }, "OK");
+    handler.onResponseData?.(c, body);
+    handler.onResponseEnd?.(c, {});
+    return true;
+  },
   close: async () => {},
+  destroy: async () => {},
 } as unknown as Dispatcher;
 const stubExecutor = createToolExecutor({ registry, agent, dispatcher: stubDispatcher });
 const NO_IO = "execute() with a stub dispatcher (no I/O)";
@@ -147,6 +169,7 @@ const summary: SummaryRow[] = [
   { name: "HTTP execute / undici.request", value: executorOverUndici.median, unit: `ratio (cycles ${executorOverUndici.min}-${executorOverUndici.max}; CPU/call ${executorOverUndici.cpu})`, min: 0.9 },
   { name: "HTTP execute / fetch", value: executorOverFetch.median, unit: `ratio (cycles ${executorOverFetch.min}-${executorOverFetch.max}; CPU/call ${executorOverFetch.cpu})`, min: 1.2 },
   { name: "HTTP execute / undici + attempt semantics", value: executorOverAttempt.median, unit: `ratio (cycles ${executorOverAttempt.min}-${executorOverAttempt.max}; CPU/call ${executorOverAttempt.cpu})` },
+  { name: "HTTP execute / undici dispatch (bare handler)", value: executorOverDispatch.median, unit: `ratio (cycles ${executorOverDispatch.min}-${executorOverDispatch.max}; CPU/call ${executorOverDispatch.cpu})` },
   { name: "HTTP execute calls/s (64 in flight)", value: stats.executor.callsPerSec, unit: "calls/s" },
   { name: "HTTP execute p50 / p99", value: stats.executor.p50Ms, unit: `ms p50 (p99 ${stats.executor.p99Ms})` },
   { name: "HTTP undici p50 / p99", value: stats.undici.p50Ms, unit: `ms p50 (p99 ${stats.undici.p99Ms})` },
@@ -154,7 +177,7 @@ const summary: SummaryRow[] = [
 ];
 
 if (JSON_ONLY) {
-  console.log(JSON.stringify({ area: "http", inFlight: IN_FLIGHT, calls: CALLS, served, ...stats, ratios: { executorOverUndici, executorOverFetch, executorOverAttempt }, microNsPerCall: microNs, summary }));
+  console.log(JSON.stringify({ area: "http", inFlight: IN_FLIGHT, calls: CALLS, served, ...stats, ratios: { executorOverUndici, executorOverFetch, executorOverAttempt, executorOverDispatch }, microNsPerCall: microNs, summary }));
 } else {
   console.log(`HTTP POST on loopback, ${IN_FLIGHT} in flight, ${CALLS.toLocaleString("en-US")} calls per variant (palindrome rounds)`);
   for (const [name, s] of Object.entries(stats)) {
@@ -164,5 +187,6 @@ if (JSON_ONLY) {
   console.log(`  execute / undici.request  ${show(executorOverUndici)}   (target >= 0.90)`);
   console.log(`  execute / fetch           ${show(executorOverFetch)}   (target >= 1.2)`);
   console.log(`  execute / undici+attempt  ${show(executorOverAttempt)}`);
+  console.log(`  execute / undici dispatch ${show(executorOverDispatch)}`);
   console.log(`  ${NO_IO}: ${microNs[NO_IO]} ns/call`);
 }

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Agent } from "undici";
 import { sendHttpRequest, MAX_RESPONSE_BYTES } from "./transport.js";
 import { HttpTransportError } from "./errors.js";
+import { AttemptAbort } from "../retry/index.js";
 import { startHttpServer, withoutUnhandledRejections } from "../../test/helpers/http-server.js";
 
 const agent = new Agent({ keepAliveTimeout: 1000 });
@@ -211,4 +212,74 @@ test("a password in the endpoint's userinfo never appears in a transport error (
     (e: unknown) => e instanceof HttpTransportError && e.message === `Get "http://svc:***@127.0.0.1:${port}/x": dial tcp 127.0.0.1:${port}: connect: connection refused` && !e.message.includes("s3cret"),
   );
   await assert.rejects(sendHttpRequest(agent, { method: "GET", url: "ftp://u:pw@x/y", headers: {} }), { message: 'Get "ftp://u:***@x/y": unsupported protocol scheme "ftp"' });
+});
+
+test("an abort hook settles a request still waiting for a connection at once, and the request never goes out", async () => {
+  let arrived = 0;
+  const server = await startHttpServer(() => {
+    arrived++; // never answers: the one connection stays busy
+  });
+  const single = new Agent({ connections: 1, pipelining: 1 });
+  try {
+    const first = new AttemptAbort();
+    const busy = sendHttpRequest(single, { method: "GET", url: `${server.url}/a`, headers: {} }, { abort: first });
+    const queued = new AttemptAbort();
+    const waiting = sendHttpRequest(single, { method: "GET", url: `${server.url}/b`, headers: {} }, { abort: queued });
+    const reason = new Error("conversation ended");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    queued.abort(reason);
+    await assert.rejects(waiting, (e: unknown) => e === reason);
+    first.abort(reason);
+    await assert.rejects(busy, (e: unknown) => e === reason);
+    assert.equal(arrived, 1);
+  } finally {
+    await single.destroy();
+    await server.close();
+  }
+});
+
+test("an abort hook that has already fired sends nothing", async () => {
+  let arrived = 0;
+  const server = await startHttpServer((_req, res) => {
+    arrived++;
+    res.end("ok");
+  });
+  try {
+    const abort = new AttemptAbort();
+    const reason = new Error("gone");
+    abort.abort(reason);
+    await assert.rejects(sendHttpRequest(agent, { method: "GET", url: server.url, headers: {} }, { abort }), (e: unknown) => e === reason);
+    assert.equal(arrived, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+test("a redirect's body past 64 KiB is not drained: the redirect is still followed", async () => {
+  const server = await startHttpServer((req, res) => {
+    if (req.url === "/from") {
+      res.writeHead(302, { location: "/to", "content-length": String(200 * 1024) });
+      res.end(Buffer.alloc(200 * 1024, 0x61));
+    } else res.end("arrived");
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "GET", url: `${server.url}/from`, headers: {} });
+    assert.equal(out.status, 200);
+    assert.equal(out.redirects, 1);
+    assert.equal(Buffer.from(out.body).toString(), "arrived");
+  } finally {
+    await server.close();
+  }
+});
+
+test("a dispatcher that throws synchronously is a transport error, not an unhandled exception", async () => {
+  const broken = {
+    dispatch() {
+      throw Object.assign(new Error("boom"), { code: "ECONNRESET" });
+    },
+  } as unknown as Agent;
+  await assert.rejects(sendHttpRequest(broken, { method: "POST", url: "http://127.0.0.1:1/x", headers: {}, body: "{}" }), {
+    name: "HttpTransportError",
+    message: 'Post "http://127.0.0.1:1/x": read tcp 127.0.0.1:1: connection reset by peer',
+  });
 });

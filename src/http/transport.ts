@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
+import { abortHookOf, type AbortHook } from "../retry/index.js";
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -56,6 +57,8 @@ export function createDefaultDispatcher(): Dispatcher {
 /** @internal Does not follow semver. */
 export interface SendOptions {
   readonly signal?: AbortSignal | undefined;
+  /** The attempt's cancellation, cheaper than a signal; takes precedence over `signal`. */
+  readonly abort?: AbortHook | undefined;
   /** Cap for a 2xx body (default 10 MiB). */
   readonly maxBodyBytes?: number | undefined;
   /** Cap for any other body: only the error text's 512 bytes (+1 to know it is longer) are needed. */
@@ -80,6 +83,9 @@ const NETWORK_CODES = new Set([
   "UND_ERR_CLOSED",
 ]);
 
+/** The most of a redirect's body drained to keep its connection; a longer one costs the socket. */
+const REDIRECT_DRAIN_BYTES = 64 * 1024;
+
 /**
  * Sends one request through `dispatcher`, follows redirects the way Go's
  * default client does (at most 10; 301/302/303 become GET without a body, HEAD
@@ -87,40 +93,41 @@ const NETWORK_CODES = new Set([
  * redirect to another host), and reads the body while counting, stopping at
  * the cap: a larger body is cut and its transfer stopped, never buffered.
  *
+ * It drives undici's `dispatch()` with its own handler: the body's chunks are
+ * collected as they arrive, with no stream and no async iteration in between
+ * (`dispatcher.request()` wraps each response in a Readable, about a fifth of
+ * a loopback call's CPU; issue #13).
+ *
  * Throws {@link HttpTransportError} when no status arrives, the abort reason
- * when `signal` fires, and {@link HttpRequestError} for a request undici
- * refuses to send (an invalid method or header).
+ * when the signal (or abort hook) fires, and {@link HttpRequestError} for a
+ * request undici refuses to send (an invalid method or header).
  * @internal Does not follow semver.
  */
 export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
-  const { signal } = options;
+  const hook = options.abort ?? (options.signal === undefined ? undefined : abortHookOf(options.signal));
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  const maxBody = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
+  const maxErrorBody = options.maxErrorBodyBytes ?? 513;
   let method = request.method;
   let body = request.body;
   let headers = wireHeaders(request.headers);
   let url = parseUrl(request.url, method);
   for (let redirects = 0; ; redirects++) {
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: body ?? null,
-        signal: signal ?? null,
-      });
-    } catch (e) {
-      throw transportError(e, method, url, signal);
-    }
-    const location = response.headers["location"];
-    if (isRedirect(response.statusCode) && typeof location === "string" && location !== "") {
-      await discard(response.body);
-      if (redirects >= maxRedirects) {
-        throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(url))}: stopped after ${maxRedirects} redirects`, false);
+    if (hook?.aborted === true) throw hook.reason;
+    const response = await new Promise<Received>((resolve, reject) => {
+      const handler = new ResponseReader(resolve, reject, hook, maxBody, maxErrorBody, method, url);
+      try {
+        dispatcher.dispatch({ origin: url.origin, path: url.path, method: method as Dispatcher.HttpMethod, headers, body: body ?? null }, handler);
+      } catch (e) {
+        handler.onResponseError(null, e as Error);
       }
-      const next = parseUrl(new URL(location, url).href, method);
-      if (response.statusCode <= 303 && method !== "HEAD") {
+    });
+    if (response.redirect !== undefined) {
+      if (redirects >= maxRedirects) {
+        throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(url.redacted)}: stopped after ${maxRedirects} redirects`, false);
+      }
+      const next = parseUrl(new URL(response.redirect, url.href).href, method);
+      if (response.status <= 303 && method !== "HEAD") {
         method = "GET";
         body = undefined;
         headers = withoutHeaders(headers, ["content-type", "content-length"]);
@@ -129,10 +136,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
       url = next;
       continue;
     }
-    const ok = response.statusCode >= 200 && response.statusCode <= 299;
-    const cap = ok ? (options.maxBodyBytes ?? MAX_RESPONSE_BYTES) : (options.maxErrorBodyBytes ?? 513);
-    const read = await readCapped(response.body, cap, signal, response.statusCode);
-    return { status: response.statusCode, headers: response.headers, body: read.bytes, truncated: read.truncated && ok, redirects };
+    return { status: response.status, headers: response.headers, body: response.body, truncated: response.truncated, redirects };
   }
 }
 
@@ -140,47 +144,163 @@ function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-async function readCapped(
-  body: Dispatcher.ResponseData["body"],
-  cap: number,
-  signal: AbortSignal | undefined,
-  status: number,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  let truncated = false;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      const room = cap - total;
-      if (chunk.byteLength > room) {
-        // One byte past the cap proves the body is longer; keep exactly `cap`.
-        if (room > 0) chunks.push(chunk.subarray(0, room));
-        total = cap;
-        truncated = true;
-        break;
-      }
-      chunks.push(chunk);
-      total += chunk.byteLength;
+/** One exchange's result: a response, or the Location of a redirect to follow. */
+interface Received {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly body: Uint8Array;
+  readonly truncated: boolean;
+  readonly redirect: string | undefined;
+}
+
+const EMPTY = new Uint8Array(0);
+const settledAlready = (): void => {};
+/** The reason undici gets when the exchange stops a transfer it has settled (cap reached, caller aborted): never seen by a caller. */
+const CUT = new Error("omnia-tools: exchange settled; transfer stopped");
+
+/**
+ * undici's handler for one exchange (the `onRequestStart` … `onResponseEnd`
+ * interface): keeps the status and headers, collects the body up to the cap
+ * (10 MiB for a 2xx, 513 bytes otherwise, 64 KiB drained for a redirect),
+ * aborts the transfer past it, and settles once.
+ */
+class ResponseReader implements Dispatcher.DispatchHandler {
+  #controller: Dispatcher.DispatchController | null = null;
+  #settled = false;
+  #status = 0;
+  #headers: Readonly<Record<string, string | string[] | undefined>> = {};
+  #redirect: string | undefined = undefined;
+  #ok = false;
+  #cap = 0;
+  #total = 0;
+  #chunks: Buffer[] = [];
+  // Not readonly: dropped on settling, as a resolve function keeps its promise, and so the body, alive.
+  #resolve: (received: Received) => void;
+  #reject: (error: unknown) => void;
+  readonly #hook: AbortHook | undefined;
+  readonly #maxBody: number;
+  readonly #maxErrorBody: number;
+  readonly #method: string;
+  readonly #url: ParsedUrl;
+
+  constructor(
+    resolve: (received: Received) => void,
+    reject: (error: unknown) => void,
+    hook: AbortHook | undefined,
+    maxBody: number,
+    maxErrorBody: number,
+    method: string,
+    url: ParsedUrl,
+  ) {
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#hook = hook;
+    this.#maxBody = maxBody;
+    this.#maxErrorBody = maxErrorBody;
+    this.#method = method;
+    this.#url = url;
+    // The caller's abort settles the exchange at once, even while the request waits for a connection.
+    hook?.onAbort((reason) => {
+      this.#fail(reason);
+      this.#controller?.abort(CUT); // the exchange has settled: undici's error for it is not read
+
+    });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(CUT); // aborted while it waited for a connection
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.#status = statusCode;
+    this.#headers = headers;
+    const location = headers["location"];
+    if (isRedirect(statusCode) && typeof location === "string" && location !== "") {
+      this.#redirect = location;
+      this.#cap = REDIRECT_DRAIN_BYTES;
+    } else {
+      this.#ok = statusCode >= 200 && statusCode <= 299;
+      this.#cap = this.#ok ? this.#maxBody : this.#maxErrorBody;
     }
-  } catch (e) {
-    if (signal?.aborted) throw signal.reason;
-    throw new HttpTransportError(`reading response body: ${reasonOf(e)}`, false, { causeCode: codeOf(e), status }, { cause: e });
-  } finally {
-    // Stop the transfer: whatever is left of an over-long body is never read.
-    if (!body.destroyed) body.destroy();
   }
-  return { bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total), truncated };
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#settled) return;
+    const room = this.#cap - this.#total;
+    if (chunk.byteLength > room) {
+      // One byte past the cap proves the body is longer: keep exactly `cap` and stop the transfer.
+      // A redirect's body is never used: past the drain limit its connection is given up.
+      if (this.#redirect === undefined && room > 0) this.#chunks.push(chunk.subarray(0, room));
+      this.#total = this.#cap;
+      this.#succeed(this.#redirect === undefined && this.#ok);
+      controller.abort(CUT);
+      return;
+    }
+    if (this.#redirect === undefined) this.#chunks.push(chunk);
+    this.#total += chunk.byteLength;
+  }
+
+  onResponseEnd(): void {
+    this.#succeed(false);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+    if (this.#settled) return;
+    const hook = this.#hook;
+    if (hook?.aborted === true) this.#fail(hook.reason);
+    else if (this.#status !== 0) {
+      // The headers arrived, then the body broke off: a body-read error that keeps the status.
+      this.#fail(new HttpTransportError(`reading response body: ${reasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
+    } else this.#fail(transportError(error, this.#method, this.#url));
+  }
+
+  #succeed(truncated: boolean): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#hook?.onAbort(undefined);
+    const chunks = this.#chunks;
+    // undici may keep a finished request (and so this handler) until its connection's next one: drop the chunks now.
+    this.#chunks = [];
+    const body = this.#redirect !== undefined ? EMPTY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#total);
+    const resolve = this.#resolve;
+    this.#resolve = this.#reject = settledAlready;
+    resolve({ status: this.#status, headers: this.#headers, body, truncated, redirect: this.#redirect });
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#hook?.onAbort(undefined);
+    const reject = this.#reject;
+    this.#resolve = this.#reject = settledAlready;
+    reject(error);
+  }
 }
 
-async function discard(body: Dispatcher.ResponseData["body"]): Promise<void> {
-  try {
-    await body.dump({ limit: 64 * 1024 });
-  } catch {
-    // A redirect's body is never used; a failure to drain it only costs the socket.
-  }
+/** What the transport reads of a request URL, parsed once per distinct URL text. */
+interface ParsedUrl {
+  readonly href: string;
+  readonly origin: string;
+  /** Path and query, as undici's `dispatch` takes them. */
+  readonly path: string;
+  readonly host: string;
+  readonly hostname: string;
+  /** The URL as Go prints it in errors (password as `***`). */
+  readonly redacted: string;
 }
 
-function parseUrl(text: string, method: string): URL {
+/**
+ * Parsed URLs by their text: an endpoint is the same on every call, and
+ * `new URL()` was a few percent of a call's CPU. A bounded memo of a pure
+ * function (emptied when full), like the header-name caches.
+ */
+const PARSED_URLS = new Map<string, ParsedUrl>();
+const PARSED_URL_LIMIT = 256;
+
+function parseUrl(text: string, method: string): ParsedUrl {
+  const hit = PARSED_URLS.get(text);
+  if (hit !== undefined) return hit;
   let url: URL;
   try {
     url = new URL(text);
@@ -190,7 +310,17 @@ function parseUrl(text: string, method: string): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(url))}: unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))}`, false);
   }
-  return url;
+  const parsed: ParsedUrl = Object.freeze({
+    href: url.href,
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    host: url.host,
+    hostname: url.hostname,
+    redacted: redacted(url),
+  });
+  if (PARSED_URLS.size >= PARSED_URL_LIMIT) PARSED_URLS.clear();
+  PARSED_URLS.set(text, parsed);
+  return parsed;
 }
 
 /**
@@ -251,8 +381,7 @@ function redacted(url: URL): string {
   return copy.href.replace(`${copy.protocol}//${copy.username}@`, `${copy.protocol}//${copy.username}:***@`);
 }
 
-function transportError(e: unknown, method: string, target: URL, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted) return signal.reason;
+function transportError(e: unknown, method: string, target: ParsedUrl): unknown {
   const code = codeOf(e);
   if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
     return new HttpRequestError(`creating HTTP request: ${reasonOf(e)}`, { cause: e });
@@ -262,5 +391,5 @@ function transportError(e: unknown, method: string, target: URL, signal: AbortSi
   if (code === "ECONNREFUSED") reason = `dial tcp ${host}: connect: connection refused`;
   else if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") reason = `read tcp ${host}: connection reset by peer`;
   else if (code === "ENOTFOUND") reason = `dial tcp: lookup ${target.hostname}: no such host`;
-  return new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(target))}: ${reason}`, code !== undefined && NETWORK_CODES.has(code), { causeCode: code }, { cause: e });
+  return new HttpTransportError(`${goMethod(method)} ${JSON.stringify(target.redacted)}: ${reason}`, code !== undefined && NETWORK_CODES.has(code), { causeCode: code }, { cause: e });
 }

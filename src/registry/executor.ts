@@ -15,7 +15,7 @@ import type { GrpcHandlerConfig, HandlerConfig, ToolDescriptor, ToolRegistry } f
 import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata, type AgentInfo, type Identity } from "../headers/index.js";
 import { createToolServiceClient, type ToolServiceClient } from "../grpc/index.js";
 import { createCircuitBreakers, type CircuitBreaker, type CircuitBreakers } from "../breaker/index.js";
-import { runWithRetry, type AttemptOutcome, type RetryPolicyOptions, type RetryResult } from "../retry/index.js";
+import { runWithRetry, type AttemptAbort, type AttemptOutcome, type RetryPolicyOptions, type RetryResult } from "../retry/index.js";
 import { decide, PolicyDeniedError, type PolicyAudit, type PolicyOption } from "../policy/index.js";
 import type { Recorder, ToolCallRecord } from "../records/index.js";
 import {
@@ -374,8 +374,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         const operation = resolved.operation;
         if (operation === undefined) return fail(new UnknownToolError(`tool ${JSON.stringify(call.name)} not found`));
         const context = { identity: ctx.identity, agent: options.agent, auth, injected, delegationToken: token, logger };
-        const exchange = async (signal: AbortSignal) => {
-          const out = await executeOpenApiOperation(dispatcher(), operation, rawArgs, context, { signal });
+        const exchange = async (abort: AttemptAbort) => {
+          const out = await executeOpenApiOperation(dispatcher(), operation, rawArgs, context, { abort });
           const raw = out.response.headers["retry-after"];
           return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
         };
@@ -533,6 +533,10 @@ function validateOptions(options: ToolExecutorOptions): void {
   const registry = options.registry as Partial<ToolRegistry> | undefined;
   if (registry === undefined || typeof registry.getTool !== "function" || typeof registry.getHandler !== "function") {
     throw new InvalidOptionError("createToolExecutor: registry must be a ToolRegistry from loadToolRegistry(); got " + (registry === undefined ? "undefined" : typeof registry));
+  }
+  const dispatcher = options.dispatcher as { dispatch?: unknown } | null | undefined;
+  if (dispatcher !== undefined && typeof dispatcher?.dispatch !== "function") {
+    throw new InvalidOptionError(`createToolExecutor: dispatcher must be an undici Dispatcher (Agent, Pool, Client or compose()) with a dispatch() method; got ${dispatcher === null ? "null" : typeof dispatcher}`);
   }
   if (options.clientCallTimeoutMs !== undefined && !(Number.isFinite(options.clientCallTimeoutMs) && options.clientCallTimeoutMs > 0)) {
     throw new InvalidOptionError(`createToolExecutor: clientCallTimeoutMs must be a positive number of ms; got ${String(options.clientCallTimeoutMs)}`);

@@ -15,7 +15,8 @@ import {
   classifyHttpError,
   classifyHttpStatus,
   createRetryPolicy,
-  runAttempt,
+  runAbortableAttempt,
+  type AttemptAbort,
   type AttemptOutcome,
   type HttpRetryRules,
   type RetryPolicyOptions,
@@ -83,11 +84,11 @@ export function httpExchange(
   context: HttpHeaderContext,
   dispatcher: () => HttpDispatcher,
   parsed?: JsonValue,
-): (signal: AbortSignal) => Promise<HttpExchange> {
-  return async (signal) => {
+): (abort: AttemptAbort) => Promise<HttpExchange> {
+  return async (abort) => {
     // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
     const request = buildParsedHttpRequest(handler, args, parsed, context);
-    const response = await sendHttpRequest(dispatcher(), request, { signal });
+    const response = await sendHttpRequest(dispatcher(), request, { abort });
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;
     return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
@@ -103,7 +104,7 @@ export function httpExchange(
  * @internal Does not follow semver.
  */
 export async function httpAttempt(
-  exchange: (signal: AbortSignal) => Promise<HttpExchange>,
+  exchange: (abort: AttemptAbort) => Promise<HttpExchange>,
   deps: {
     readonly breaker: CircuitBreaker;
     readonly clock: Clock;
@@ -115,7 +116,7 @@ export async function httpAttempt(
   },
 ): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-  const settled = await runAttempt(exchange, deps.signal === undefined ? { clock: deps.clock, timeoutMs: deps.timeoutMs } : { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal });
+  const settled = await runAbortableAttempt(exchange, deps.signal === undefined ? { clock: deps.clock, timeoutMs: deps.timeoutMs } : { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal });
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();

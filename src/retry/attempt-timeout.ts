@@ -1,6 +1,7 @@
 import { TimeoutError, systemClock, toError } from "../core/index.js";
 import type { AbortedError, Clock, TimerHandle } from "../core/index.js";
 import { abortedError } from "./sleep.js";
+import { AttemptAbort } from "./attempt-abort.js";
 
 /**
  * How one attempt settled.
@@ -45,11 +46,19 @@ export interface AttemptOptions {
  * @internal Does not follow semver.
  */
 export function runAttempt<T>(fn: (signal: AbortSignal) => T | PromiseLike<T>, options: AttemptOptions = {}): Promise<AttemptSettlement<T>> {
+  return runAbortableAttempt((abort) => fn(abort.signal), options);
+}
+
+/**
+ * {@link runAttempt}, where `fn` receives the attempt's {@link AttemptAbort}
+ * instead of an `AbortSignal`: the same settlement rules, and no
+ * `AbortController` unless `fn` reads `abort.signal`. The HTTP path uses it.
+ * @internal Does not follow semver.
+ */
+export function runAbortableAttempt<T>(fn: (abort: AttemptAbort) => T | PromiseLike<T>, options: AttemptOptions = {}): Promise<AttemptSettlement<T>> {
   const { clock = systemClock, timeoutMs, signal } = options;
   if (signal?.aborted === true) return Promise.resolve({ kind: "abandoned", error: abortedError("attempt", signal) });
   return new Promise<AttemptSettlement<T>>((resolve) => {
-    // One object holds the attempt's state and is the caller-signal listener
-    // (handleEvent): no named closures per attempt.
     const attempt = new Attempt<T>(resolve, signal);
     signal?.addEventListener("abort", attempt, { once: true });
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
@@ -57,7 +66,7 @@ export function runAttempt<T>(fn: (signal: AbortSignal) => T | PromiseLike<T>, o
     }
     let pending: PromiseLike<T> | T;
     try {
-      pending = fn(attempt.controller.signal);
+      pending = fn(attempt.abort);
     } catch (error) {
       attempt.failed(error);
       return;
@@ -71,7 +80,7 @@ export function runAttempt<T>(fn: (signal: AbortSignal) => T | PromiseLike<T>, o
 
 /** The state of one {@link runAttempt}; also the listener on the caller's signal. */
 class Attempt<T> {
-  readonly controller = new AbortController();
+  readonly abort = new AttemptAbort();
   timer: TimerHandle | undefined;
   #settled = false;
   readonly #resolve: (settlement: AttemptSettlement<T>) => void;
@@ -102,12 +111,12 @@ class Attempt<T> {
   timeout(timeoutMs: number): void {
     const error = new TimeoutError(timeoutMs);
     this.finish({ kind: "timeout", error });
-    this.controller.abort(error);
+    this.abort.abort(error);
   }
 
   /** The caller's signal aborted (the attempt is its listener). */
   handleEvent(): void {
-    this.controller.abort(this.#signal?.reason);
+    this.abort.abort(this.#signal?.reason);
     this.finish(this.abandoned());
   }
 }

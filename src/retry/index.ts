@@ -1,7 +1,9 @@
 // The retry folder's surface for sibling folders (http, grpc, mcp, openapi, registry) and the package entry.
 export { runWithRetry } from "./run-with-retry.js";
 export type { AttemptOutcome, AttemptContext, RetryResult, RetryEvent, RetryOptions } from "./run-with-retry.js";
-export { runAttempt } from "./attempt-timeout.js";
+export { runAttempt, runAbortableAttempt } from "./attempt-timeout.js";
+export { AttemptAbort, abortHookOf } from "./attempt-abort.js";
+export type { AbortHook } from "./attempt-abort.js";
 export type { AttemptSettlement, AttemptOptions } from "./attempt-timeout.js";
 export { sleep } from "./sleep.js";
 export {
