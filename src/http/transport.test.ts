@@ -283,3 +283,21 @@ test("a dispatcher that throws synchronously is a transport error, not an unhand
     message: 'Post "http://127.0.0.1:1/x": read tcp 127.0.0.1:1: connection reset by peer',
   });
 });
+
+test("a redirect whose body breaks off is still followed (its body is never used)", async () => {
+  const server = await startHttpServer((req, res) => {
+    if (req.url === "/from") {
+      res.writeHead(307, { location: "/to", "content-length": "1000" });
+      res.write("partial");
+      setImmediate(() => res.destroy());
+    } else res.end("arrived");
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "GET", url: `${server.url}/from`, headers: {} });
+    assert.equal(out.status, 200);
+    assert.equal(out.redirects, 1);
+    assert.equal(Buffer.from(out.body).toString(), "arrived");
+  } finally {
+    await server.close();
+  }
+});

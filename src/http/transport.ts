@@ -249,6 +249,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     const hook = this.#hook;
     if (hook?.aborted === true) this.#fail(hook.reason);
+    else if (this.#redirect !== undefined) this.#succeed(false); // a redirect's body is never used: follow it anyway
     else if (this.#status !== 0) {
       // The headers arrived, then the body broke off: a body-read error that keeps the status.
       this.#fail(new HttpTransportError(`reading response body: ${reasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
