@@ -267,9 +267,12 @@ function lowerBound(list: readonly string[], name: string): number {
   return low;
 }
 
-/** Two sorted lists, each name once in each, merged into one new sorted list with each name once. */
-function mergeUnique(a: readonly string[], b: readonly string[]): string[] {
-  if (b.length === 0) return a as string[];
+/**
+ * Two sorted lists, each name once in each, merged into one sorted list with each name once:
+ * `a` itself when `b` is empty (the caller passes a list of its own), else a new list.
+ */
+function mergeUnique(a: string[], b: readonly string[]): string[] {
+  if (b.length === 0) return a;
   const out: string[] = [];
   let i = 0;
   let j = 0;
