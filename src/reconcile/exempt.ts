@@ -14,5 +14,10 @@ export const EXEMPT_TOOL_NAMESPACES: readonly string[] = Object.freeze(["memory"
  */
 export function isExemptToolName(name: string, namespaces: readonly string[] = EXEMPT_TOOL_NAMESPACES): boolean {
   const end = name.indexOf("__");
-  return end > 0 && namespaces.includes(name.slice(0, end));
+  if (end <= 0) return false;
+  // The same test as namespaces.includes(name.slice(0, end)), without a string per call.
+  for (const namespace of namespaces) {
+    if (namespace.length === end && name.startsWith(namespace)) return true;
+  }
+  return false;
 }

@@ -4,7 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ConfigError, InvalidOptionError, type LogFields, type Logger } from "../core/index.js";
-import { isExemptToolName } from "./exempt.js";
+import { EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./exempt.js";
 import { reconcileTools, type ReconcilablePack } from "./reconcile-tools.js";
 
 const NOT_DECLARED =
@@ -262,6 +262,173 @@ describe("properties", () => {
         assert.ok(result.mismatches.length <= 2);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+// reconcileTools sorts and merges (no hash table of every name) and finds wildcard
+// matches by binary search. This reference does the same job the obvious way, with
+// sets and filters; the two must agree on every field, message and log record.
+interface Expected {
+  readonly result: unknown;
+  readonly records: { level: string; message: string; fields: LogFields | undefined }[];
+}
+
+function naiveReconcile(prompts: readonly (readonly [string, readonly string[] | undefined])[], served: readonly string[], options: { namespaces?: readonly string[]; registry?: string } = {}): Expected {
+  const namespaces = options.namespaces ?? EXEMPT_TOOL_NAMESPACES;
+  const isExempt = (name: string): boolean => {
+    const end = name.indexOf("__");
+    return end > 0 && namespaces.includes(name.slice(0, end));
+  };
+  const isPattern = (entry: string): boolean => entry.endsWith("*");
+  const sorted = (names: Iterable<string>): string[] => [...new Set(names)].sort();
+  /** Whether a list of entries declares a name: exactly, or by a prefix wildcard. */
+  const declarer = (entries: readonly string[]): ((name: string) => boolean) => {
+    const exact = new Set(entries.filter((e) => !isPattern(e)));
+    const prefixes = [...new Set(entries.filter(isPattern).map((e) => e.slice(0, -1)))];
+    return (name) => exact.has(name) || prefixes.some((p) => name.startsWith(p));
+  };
+  const servedNames = sorted(served);
+  const servedSet = new Set(servedNames);
+  const byPrompt = Object.fromEntries(
+    prompts.map(([key, tools]) => {
+      const declares = declarer(tools ?? []);
+      return [key, servedNames.filter((name) => isExempt(name) || declares(name))];
+    }),
+  );
+  const allEntries = prompts.flatMap(([, tools]) => tools ?? []);
+  const declaredByAny = declarer(allEntries);
+  const declaredNames = sorted(allEntries.filter((e) => !isPattern(e)));
+  const offered = servedNames.filter((name) => isExempt(name) || declaredByAny(name));
+  const servedNotDeclared = servedNames.filter((name) => !isExempt(name) && !declaredByAny(name));
+  const declaredNotServed = declaredNames.filter((name) => !servedSet.has(name) && !isExempt(name));
+  const exempt = sorted([...servedNames, ...declaredNames].filter(isExempt));
+  const mismatches: Record<string, unknown>[] = [];
+  const records: Expected["records"] = [];
+  const registry = options.registry === undefined ? {} : { registry: options.registry };
+  if (servedNotDeclared.length > 0) {
+    const message = `${NOT_DECLARED}${servedNotDeclared.join(", ")}; fix: ${FIX_DECLARE}`;
+    mismatches.push({ kind: "served-not-declared", tools: servedNotDeclared, message, fix: FIX_DECLARE });
+    records.push({ level: "warn", message, fields: { kind: "served-not-declared", tools: servedNotDeclared, fix: FIX_DECLARE, ...registry } });
+  }
+  if (declaredNotServed.length > 0) {
+    const promptsOf = Object.fromEntries(
+      declaredNotServed.map((name) => [name, sorted(prompts.filter(([, tools]) => (tools ?? []).includes(name)).map(([key]) => key))]),
+    );
+    const listed = declaredNotServed.map((name) => `${name} (${(promptsOf[name] as string[]).join(", ")})`).join(", ");
+    const message = `${NOT_SERVED}${listed}; fix: ${FIX_EXPOSE}`;
+    mismatches.push({ kind: "declared-not-served", tools: declaredNotServed, message, fix: FIX_EXPOSE, prompts: promptsOf });
+    records.push({
+      level: "warn",
+      message,
+      fields: { kind: "declared-not-served", tools: declaredNotServed, fix: FIX_EXPOSE, ...registry, prompts: promptsOf },
+    });
+  }
+  return { result: { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches }, records };
+}
+
+function assertMatchesReference(
+  prompts: readonly (readonly [string, readonly string[] | undefined])[],
+  served: readonly string[],
+  options: { namespaces?: readonly string[]; asRegistry?: boolean } = {},
+): void {
+  const logger = recordingLogger();
+  const p = { prompts: Object.fromEntries(prompts.map(([key, tools]) => [key, tools === undefined ? {} : { tools }])) };
+  const input = options.asRegistry === true ? { name: "reg", tools: served.map((name) => ({ name })) } : served;
+  const result = reconcileTools(p, input, { logger, ...(options.namespaces === undefined ? {} : { exemptNamespaces: options.namespaces }) });
+  const expected = naiveReconcile(prompts, served, { ...(options.namespaces === undefined ? {} : { namespaces: options.namespaces }), ...(options.asRegistry === true ? { registry: "reg" } : {}) });
+  assert.deepEqual(result, expected.result);
+  assert.deepEqual(Object.keys(result.byPrompt), Object.keys((expected.result as { byPrompt: object }).byPrompt));
+  assert.deepEqual(logger.records, expected.records);
+}
+
+describe("the sort-and-merge reconciliation against a naive reference", () => {
+  // Names mixing exempt and wildcard-matched prefixes, astral characters (UTF-16 surrogate
+  // pairs, which sort below U+E000-U+FFFF in code-unit order but above them in UTF-8 byte
+  // order), a lone surrogate, and characters that sort around "*" and "_".
+  const char = fc.constantFrom("a", "b", "_", "*", ")", "+", "\u{1F600}", "\u{10000}", "\uE000", "\uFFFF", "\uD83D");
+  const name = fc
+    .tuple(fc.constantFrom("", "", "memory__", "mcp__", "mcp__fs__", "skill__", "ext__", "Memory__", "__", "a__"), fc.array(char, { maxLength: 3 }))
+    .map(([prefix, chars]) => prefix + chars.join(""));
+  const entry = fc.oneof({ weight: 4, arbitrary: name }, { weight: 1, arbitrary: name.map((n) => `${n}*`) });
+  const promptsArb = fc.uniqueArray(
+    fc.tuple(fc.constantFrom("p", "q", "r", "__proto__", "1", "0", "constructor", "store-finder"), fc.option(fc.array(entry, { maxLength: 8 }), { nil: undefined })),
+    { selector: ([key]) => key, maxLength: 5 },
+  );
+  const servedArb = fc.array(name, { maxLength: 14 });
+  const namespacesArb = fc.option(fc.subarray(["memory", "mcp", "skill", "ext", "a", "Memory"]), { nil: undefined });
+
+  test("agrees on every list, message and log record (1,000 runs)", () => {
+    fc.assert(
+      fc.property(promptsArb, servedArb, namespacesArb, fc.boolean(), (prompts, served, namespaces, asRegistry) => {
+        assertMatchesReference(prompts, served, { ...(namespaces === undefined ? {} : { namespaces }), asRegistry });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test("agrees at scale: 6,000 shuffled served names, 300 prompts, wildcards, exempt mixes and repeats", () => {
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const prompts: [string, string[]][] = [];
+    for (let p = 0; p < 300; p++) {
+      const tools: string[] = [];
+      for (let k = 0; k < 20; k++) {
+        const i = p * 20 + k;
+        tools.push(i % 10 === 9 ? `declared_only_${i}` : `tool_${i}`);
+      }
+      if (p % 10 === 0) tools.push(`family_${p}__*`);
+      if (p % 37 === 0) tools.push("memory__recall", "skill__not_served", "mcp__*", "tool_1*");
+      if (p % 50 === 0) tools.push(`tool_${random(6000)}`, `declared_only_${p * 20 + 9}`, "\u{1F600}*");
+      prompts.push([`prompt-${p}`, tools]);
+    }
+    const served: string[] = [];
+    for (let i = 0; i < 6000; i++) served.push(i % 10 === 9 ? `served_only_${i}` : `tool_${i}`);
+    for (let i = 0; i < 120; i++) served.push(`family_${i}__op`, `family_${i}__op2`);
+    for (let i = 0; i < 40; i++) served.push(`mcp__fs__op${i}`, `\u{1F600}${i}`, `\uE000${i}`, `tool_${random(6000)}`);
+    served.push("memory__recall", "skill__activate", "a2a__agent__ask", "workflow__transition");
+    for (let i = served.length - 1; i > 0; i--) {
+      const j = random(i + 1);
+      [served[i], served[j]] = [served[j] as string, served[i] as string];
+    }
+    assertMatchesReference(prompts, served);
+    assertMatchesReference(prompts, served, { namespaces: ["memory", "family_7"], asRegistry: true });
+  });
+
+  test("every list is in UTF-16 code-unit order: astral names before U+E000-U+FFFF, as Array.prototype.sort", () => {
+    const astral = "\u{1F600}";
+    const result = reconcileTools(pack({ a: ["\uFFFF", "b", `${astral}*`, "\uE000"] }), ["\uE000", `${astral}x`, "\uFFFF", astral, "b", "\u{1F601}", "c"]);
+    assert.deepEqual(result.byPrompt, { a: ["b", astral, `${astral}x`, "\uE000", "\uFFFF"] });
+    assert.deepEqual(result.offered, ["b", astral, `${astral}x`, "\uE000", "\uFFFF"]);
+    assert.deepEqual(result.servedNotDeclared, ["c", "\u{1F601}"]);
+  });
+
+  test("the records keep their shape: byPrompt keys writable, mismatch records frozen throughout", () => {
+    const prompts = JSON.parse('{"__proto__": {"tools": ["x", "gone"]}, "b": {"tools": ["gone"]}}') as ReconcilablePack["prompts"];
+    const result = reconcileTools({ prompts }, ["x", "extra"]);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(result.byPrompt, "__proto__"), { value: ["x"], writable: true, enumerable: true, configurable: true });
+    assert.equal(Object.getPrototypeOf(result.byPrompt), Object.prototype);
+    const record = result.mismatches[1];
+    assert.ok(record !== undefined && Object.isFrozen(record) && Object.isFrozen(record.tools) && Object.isFrozen(record.prompts));
+    assert.deepEqual(Object.getOwnPropertyDescriptor(record.prompts, "gone"), { value: ["__proto__", "b"], writable: false, enumerable: true, configurable: false });
+    assert.ok(Object.isFrozen(record.prompts?.gone));
+    assert.ok(Object.isFrozen(result.mismatches[0]) && Object.isFrozen(result.mismatches[0]?.tools));
+    result.offered.push("y"); // the result lists are the caller's own
+    assert.deepEqual(result.mismatches[0]?.tools, ["extra"]);
+  });
+
+  test("isExemptToolName is namespaces.includes(text before the first __) (1,000 runs)", () => {
+    const text = fc.array(fc.constantFrom("a", "m", "_", "__", "mcp", "memory", "\u{1F600}", ""), { maxLength: 6 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, fc.option(fc.array(text, { maxLength: 4 }), { nil: undefined }), (name, namespaces) => {
+        const list = namespaces ?? EXEMPT_TOOL_NAMESPACES;
+        const end = name.indexOf("__");
+        assert.equal(isExemptToolName(name, namespaces), end > 0 && list.includes(name.slice(0, end)));
+      }),
+      { numRuns: 1000 },
     );
   });
 });

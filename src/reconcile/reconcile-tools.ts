@@ -97,8 +97,9 @@ const FIX_DECLARED_NOT_SERVED = "expose the tool from the attached ToolRegistry"
  *   the tools and the fix. Exempt tools and wildcard entries are never reported.
  * - The pack is never modified and a prompt is never widened.
  *
- * Runs in time linear in the number of prompt entries and served names (plus
- * sorting the output).
+ * Sorts the served names and the prompts' entries once each and matches them by
+ * merging, so the time is that of two sorts plus a pass linear in the entries and
+ * served names. Every list is in UTF-16 code-unit order (`Array.prototype.sort`).
  *
  * @param pack - a PromptPack (`loadPromptPack`) or `{ prompts: { <key>: { tools } } }`
  * @param served - the served tool names, or a ToolRegistry
@@ -114,77 +115,85 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   const logger = options.logger ?? noopLogger;
   const namespaces = options.exemptNamespaces ?? EXEMPT_TOOL_NAMESPACES;
   const isExempt = (name: string): boolean => isExemptToolName(name, namespaces);
-  // One hash table for every name, served or declared (one table, not two, keeps the
-  // pass linear in practice as well as in theory): SERVED, SERVED_DECLARED, or, for a
-  // name that is declared but not served, the prompt key(s) declaring it.
-  const names = readServed(served);
+  // Sort and merge rather than one hash table of every name: on Node 20 a Map of more than
+  // 4,096 entries puts its table (over 128 KiB) in V8's large-object space, on fresh pages
+  // every call, and those page faults made the cost grow 2.3x per doubling of the names.
+  // The sorted served names also give offered and servedNotDeclared already in order.
+  const servedNames = sortedUnique(readServed(served));
   const prompts = readPrompts(pack);
 
-  // Each prompt collects its offered names in an array, sorted and de-duplicated at the end.
-  const patternPrompts = new Map<string, string | string[]>();
+  // Every exact (non-wildcard) entry of every prompt, sorted, each once, merged with the
+  // served names: `declared[i]` marks servedNames[i] as declared, and what is left is
+  // declared but not served, which is usually few names and the only hash table here.
+  const entries: string[] = [];
+  for (const [, tools] of prompts) {
+    for (const entry of tools) if (!isPattern(entry)) entries.push(entry);
+  }
+  sortedUnique(entries);
+  const declared = new Uint8Array(servedNames.length);
+  const notServed: string[] = [];
+  for (let i = 0, j = 0; j < entries.length; j++) {
+    const entry = entries[j] as string;
+    while (i < servedNames.length && (servedNames[i] as string) < entry) i++;
+    if (i < servedNames.length && servedNames[i] === entry) declared[i++] = 1;
+    else notServed.push(entry);
+  }
+  // Name -> the prompt key(s) declaring it, for the names declared but not served.
+  const promptsOf = new Map<string, PromptKeys>();
+  for (const name of notServed) promptsOf.set(name, undefined);
+
+  // Each prompt collects its offered names in an array, sorted and de-duplicated at the end;
+  // a declared name is served unless the merge left it in promptsOf.
   const byPromptLists: [string, string[]][] = [];
-  const listOf = new Map<string, string[]>();
+  // Wildcard prefix -> the offered lists of the prompts declaring it.
+  const patternLists = new Map<string, string[][]>();
   for (const [key, tools] of prompts) {
     const list: string[] = [];
     byPromptLists.push([key, list]);
-    listOf.set(key, list);
     for (const entry of tools) {
-      if (entry.endsWith("*")) {
-        appendPrompt(patternPrompts, entry.slice(0, -1), key);
-        continue;
-      }
-      const state = names.get(entry);
-      if (state === SERVED || state === SERVED_DECLARED) {
-        if (state === SERVED) names.set(entry, SERVED_DECLARED);
-        list.push(entry);
+      if (isPattern(entry)) {
+        const prefix = entry.slice(0, -1);
+        const lists = patternLists.get(prefix);
+        if (lists === undefined) patternLists.set(prefix, [list]);
+        else if (lists[lists.length - 1] !== list) lists.push(list);
+      } else if (promptsOf.size > 0 && promptsOf.has(entry)) {
+        addPromptKey(promptsOf, entry, key);
       } else {
-        appendPrompt(names, entry, key);
+        list.push(entry);
       }
     }
   }
-  // Wildcards are matched by looking up each served name's prefix of every pattern length:
-  // a handful of lengths, so the pass stays linear in the number of served names.
-  const patternLengths = [...new Set([...patternPrompts.keys()].map((p) => p.length))];
+  // The served names a prefix matches are one run of the sorted list (code-unit order keeps
+  // every name with a given prefix together), found by binary search.
+  for (const [prefix, lists] of patternLists) {
+    for (let i = lowerBound(servedNames, prefix); i < servedNames.length && (servedNames[i] as string).startsWith(prefix); i++) {
+      declared[i] = 1;
+      const name = servedNames[i] as string;
+      for (const list of lists) list.push(name);
+    }
+  }
 
   const offered: string[] = [];
   const servedNotDeclared: string[] = [];
   const exemptServed: string[] = [];
-  const declaredNotServed: string[] = [];
-  const exempt: string[] = [];
-  for (const [name, state] of names) {
-    const isServed = state === SERVED || state === SERVED_DECLARED;
+  for (let i = 0; i < servedNames.length; i++) {
+    const name = servedNames[i] as string;
     if (isExempt(name)) {
-      exempt.push(name);
-      if (isServed) {
-        exemptServed.push(name);
-        offered.push(name);
-      }
-      continue;
-    }
-    if (!isServed) {
-      declaredNotServed.push(name);
-      continue;
-    }
-    let declared = state === SERVED_DECLARED;
-    for (const length of patternLengths) {
-      if (length > name.length) continue;
-      const keys = patternPrompts.get(name.slice(0, length));
-      if (keys === undefined) continue;
-      declared = true;
-      for (const key of typeof keys === "string" ? [keys] : keys) listOf.get(key)?.push(name);
-    }
-    (declared ? offered : servedNotDeclared).push(name);
+      exemptServed.push(name);
+      offered.push(name);
+    } else if (declared[i] === 1) offered.push(name);
+    else servedNotDeclared.push(name);
   }
-  offered.sort();
-  servedNotDeclared.sort();
-  declaredNotServed.sort();
-  exempt.sort();
+  const declaredNotServed: string[] = [];
+  const exemptNotServed: string[] = [];
+  for (const name of notServed) (isExempt(name) ? exemptNotServed : declaredNotServed).push(name);
+  const exempt = mergeSorted(exemptServed, exemptNotServed);
 
-  const byPrompt: Record<string, string[]> = {};
-  for (const [key, list] of byPromptLists) {
-    for (const name of exemptServed) list.push(name);
-    Object.defineProperty(byPrompt, key, { value: sortedUnique(list), enumerable: true, writable: true, configurable: true });
-  }
+  // Each prompt's own names sorted, then merged with the (sorted) exempt names every prompt
+  // is offered. Object.fromEntries defines `__proto__` as an ordinary own key.
+  const byPromptEntries: [string, string[]][] = [];
+  for (const [key, list] of byPromptLists) byPromptEntries.push([key, mergeUnique(sortedUnique(list), exemptServed)]);
+  const byPrompt = Object.fromEntries(byPromptEntries) as Record<string, string[]>;
 
   const registryName = options.registryName ?? registryNameOf(served);
   const mismatches: Mismatch[] = [];
@@ -199,18 +208,21 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
     );
   }
   if (declaredNotServed.length > 0) {
-    const promptsOf: Record<string, readonly string[]> = {};
+    const promptEntries: [string, readonly string[]][] = [];
+    const listed: string[] = [];
     for (const name of declaredNotServed) {
-      Object.defineProperty(promptsOf, name, { value: Object.freeze(promptsOfEntry(names.get(name)).sort()), enumerable: true });
+      const keys = Object.freeze(promptKeysOf(promptsOf.get(name)).sort());
+      promptEntries.push([name, keys]);
+      listed.push(`${name} (${keys.join(", ")})`);
     }
-    const listed = declaredNotServed.map((n) => `${n} (${(promptsOf[n] ?? []).join(", ")})`).join(", ");
+    const promptsByTool = Object.fromEntries(promptEntries) as Record<string, readonly string[]>;
     mismatches.push(
       Object.freeze({
         kind: "declared-not-served",
         tools: Object.freeze([...declaredNotServed]),
-        message: `pack prompts declare tools the ToolRegistry does not serve, so they will not be offered to the model: ${listed}; fix: ${FIX_DECLARED_NOT_SERVED}`,
+        message: `pack prompts declare tools the ToolRegistry does not serve, so they will not be offered to the model: ${listed.join(", ")}; fix: ${FIX_DECLARED_NOT_SERVED}`,
         fix: FIX_DECLARED_NOT_SERVED,
-        prompts: Object.freeze(promptsOf),
+        prompts: Object.freeze(promptsByTool),
       }),
     );
   }
@@ -224,7 +236,15 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
   return { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches };
 }
 
-/** Sorts in place and drops repeats. */
+/** An entry ending in `*` is a prefix pattern, not a name. */
+function isPattern(entry: string): boolean {
+  return entry.charCodeAt(entry.length - 1) === 42; // "*"
+}
+
+/**
+ * Sorts in place and drops repeats. The default sort, i.e. UTF-16 code-unit order, which is
+ * also the order of the `<` used by the merges and the binary search.
+ */
 function sortedUnique(list: string[]): string[] {
   list.sort();
   let out = 0;
@@ -235,27 +255,77 @@ function sortedUnique(list: string[]): string[] {
   return list;
 }
 
-/** A served name that no prompt declares (yet). */
-const SERVED = 0;
-/** A served name that some prompt declares exactly. */
-const SERVED_DECLARED = 1;
-/** A name's state: served (declared or not), or not served and declared by these prompt keys. */
-type NameState = typeof SERVED | typeof SERVED_DECLARED | string | string[];
+/** The first index of sorted `list` whose name is not below `name` (`list.length` if none). */
+function lowerBound(list: readonly string[], name: string): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((list[mid] as string) < name) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
 
 /**
- * Records that prompt `prompt` declares `name`. One prompt is kept as a bare string (most
+ * Two sorted lists, each name once in each, merged into one sorted list with each name once:
+ * `a` itself when `b` is empty (the caller passes a list of its own), else a new list.
+ */
+function mergeUnique(a: string[], b: readonly string[]): string[] {
+  if (b.length === 0) return a;
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as string;
+    const y = b[j] as string;
+    if (x === y) {
+      out.push(x);
+      i++;
+      j++;
+    } else if (x < y) {
+      out.push(x);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++] as string);
+  while (j < b.length) out.push(b[j++] as string);
+  return out;
+}
+
+/** Two sorted lists with no name in common, merged into one sorted list. */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  if (b.length === 0) return a.slice();
+  if (a.length === 0) return b.slice();
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push((a[i] as string) < (b[j] as string) ? (a[i++] as string) : (b[j++] as string));
+  while (i < a.length) out.push(a[i++] as string);
+  while (j < b.length) out.push(b[j++] as string);
+  return out;
+}
+
+/** The prompt keys declaring a name that is not served: none yet, one, or several in order. */
+type PromptKeys = undefined | string | string[];
+
+/**
+ * Records that prompt `key` declares `name`. One prompt is kept as a bare string (most
  * names are declared once), more as an array; a prompt's entries arrive together, so a
  * repeat within one prompt is the last value.
  */
-function appendPrompt<V>(map: Map<string, V | string | string[]>, name: string, prompt: string): void {
+function addPromptKey(map: Map<string, PromptKeys>, name: string, key: string): void {
   const known = map.get(name);
-  if (known === undefined) map.set(name, prompt);
+  if (known === undefined) map.set(name, key);
   else if (typeof known === "string") {
-    if (known !== prompt) map.set(name, [known, prompt]);
-  } else if (Array.isArray(known) && known[known.length - 1] !== prompt) known.push(prompt);
+    if (known !== key) map.set(name, [known, key]);
+  } else if (known[known.length - 1] !== key) known.push(key);
 }
 
-function promptsOfEntry(known: NameState | undefined): string[] {
+function promptKeysOf(known: PromptKeys): string[] {
   return typeof known === "string" ? [known] : Array.isArray(known) ? [...known] : [];
 }
 
@@ -267,14 +337,14 @@ function registryNameOf(served: ServedTools): string | undefined {
   return isRegistryLike(served) && typeof served.name === "string" ? served.name : undefined;
 }
 
-/** The served names, each once, in their given order, each in state SERVED. */
-function readServed(served: ServedTools): Map<string, NameState> {
-  const names = new Map<string, NameState>();
+/** The served names, in their given order (repeats included), in a new array. */
+function readServed(served: ServedTools): string[] {
+  const names: string[] = [];
   if (isRegistryLike(served)) {
     served.tools.forEach((tool, i) => {
       const name = (tool as { name?: unknown } | null)?.name;
       if (typeof name !== "string") throw new InvalidOptionError(`reconcileTools: served.tools[${i}].name must be a tool name string; got ${typeof name}`);
-      names.set(name, SERVED);
+      names.push(name);
     });
     return names;
   }
@@ -285,7 +355,7 @@ function readServed(served: ServedTools): Map<string, NameState> {
   let i = 0;
   for (const name of served) {
     if (typeof name !== "string") throw new InvalidOptionError(`reconcileTools: served[${i}] must be a tool name string; got ${typeof name}`);
-    names.set(name, SERVED);
+    names.push(name);
     i++;
   }
   return names;
