@@ -1,4 +1,6 @@
+import type { Logger } from "../core/index.js";
 import { canonicalClaimHeaderOrUndefined } from "./canonical.js";
+import { newHeaderRecord } from "./header-record.js";
 import type { Identity } from "./identity.js";
 import { FLAT_IDENTITY_KEYS, OmniaHeader } from "./keys.js";
 import { NameCache } from "./name-cache.js";
@@ -31,32 +33,39 @@ import { isValidGrpcMetadataKey, isValidGrpcMetadataValue, isValidHeaderValue } 
  * @public
  */
 export function toOutboundHeaders(identity: Identity | undefined | null, options?: HeaderBuildOptions): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (identity == null) return out;
+  if (identity == null) return {};
+  const out = newHeaderRecord();
+  putOutboundHeaders(out, identity, options?.logger);
+  return out;
+}
+
+/**
+ * {@link toOutboundHeaders}, written into `out` (which holds no identity key yet).
+ * @internal Does not follow semver.
+ */
+export function putOutboundHeaders(out: Record<string, string>, identity: Identity, logger: Logger | undefined): void {
   for (let i = 0; i < FLAT_FIELDS.length; i++) {
     const v = identity[FLAT_FIELDS[i]!];
     if (typeof v !== "string" || v === "") continue;
     const header = FLAT_HEADERS[i]!;
     if (isValidHeaderValue(v)) out[header] = v;
-    else options?.logger?.warn("headers: skipped an identity header with an invalid value", { header });
+    else logger?.warn("headers: skipped an identity header with an invalid value", { header });
   }
   const claims = identity.claims;
-  if (claims != null) {
-    for (const name in claims) {
-      if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
-      const v = claims[name];
-      if (typeof v !== "string" || v === "") continue;
-      const key = canonicalClaimHeaderOrUndefined(name);
-      if (key === undefined) {
-        options?.logger?.warn("headers: skipped a claim whose name is not a valid header name", { claim: name });
-      } else if (!isValidHeaderValue(v)) {
-        options?.logger?.warn("headers: skipped a claim with an invalid header value", { claim: name });
-      } else {
-        out[key] = v;
-      }
+  if (claims == null) return;
+  for (const name in claims) {
+    if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
+    const v = claims[name];
+    if (typeof v !== "string" || v === "") continue;
+    const key = canonicalClaimHeaderOrUndefined(name);
+    if (key === undefined) {
+      logger?.warn("headers: skipped a claim whose name is not a valid header name", { claim: name });
+    } else if (!isValidHeaderValue(v)) {
+      logger?.warn("headers: skipped a claim with an invalid header value", { claim: name });
+    } else {
+      out[key] = v;
     }
   }
-  return out;
 }
 
 /**
@@ -73,32 +82,39 @@ export function toOutboundHeaders(identity: Identity | undefined | null, options
  * @public
  */
 export function toGrpcMetadata(identity: Identity | undefined | null, options?: HeaderBuildOptions): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (identity == null) return out;
+  if (identity == null) return {};
+  const out = newHeaderRecord();
+  putGrpcMetadata(out, identity, options?.logger);
+  return out;
+}
+
+/**
+ * {@link toGrpcMetadata}, written into `out` (which holds no identity key yet).
+ * @internal Does not follow semver.
+ */
+export function putGrpcMetadata(out: Record<string, string>, identity: Identity, logger: Logger | undefined): void {
   for (let i = 0; i < FLAT_FIELDS.length; i++) {
     const v = identity[FLAT_FIELDS[i]!];
     if (typeof v !== "string" || v === "") continue;
     const header = FLAT_HEADERS[i]!;
     if (isValidGrpcMetadataValue(v)) out[header] = v;
-    else options?.logger?.warn("headers: skipped identity metadata with an invalid value", { key: header });
+    else logger?.warn("headers: skipped identity metadata with an invalid value", { key: header });
   }
   const claims = identity.claims;
-  if (claims != null) {
-    for (const name in claims) {
-      if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
-      const v = claims[name];
-      if (typeof v !== "string" || v === "") continue;
-      const key = GRPC_CLAIM_KEYS.get(name);
-      if (key === null) {
-        options?.logger?.warn("headers: skipped a claim whose name is not a legal gRPC metadata key", { claim: name });
-      } else if (!isValidGrpcMetadataValue(v)) {
-        options?.logger?.warn("headers: skipped a claim with an invalid gRPC metadata value", { claim: name });
-      } else {
-        out[key] = v;
-      }
+  if (claims == null) return;
+  for (const name in claims) {
+    if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
+    const v = claims[name];
+    if (typeof v !== "string" || v === "") continue;
+    const key = GRPC_CLAIM_KEYS.get(name);
+    if (key === null) {
+      logger?.warn("headers: skipped a claim whose name is not a legal gRPC metadata key", { claim: name });
+    } else if (!isValidGrpcMetadataValue(v)) {
+      logger?.warn("headers: skipped a claim with an invalid gRPC metadata value", { claim: name });
+    } else {
+      out[key] = v;
     }
   }
-  return out;
 }
 
 const FLAT_FIELDS = FLAT_IDENTITY_KEYS.map((k) => k.field);
