@@ -87,6 +87,20 @@ test("property: goFormatFloat equals the toExponential recipe of contract.md §4
   );
 });
 
+test("property: goFormatFloat equals the recipe where JavaScript prints plain digits but Go an exponent", () => {
+  // [1e-6, 1e-4) and [1e6, 1e21), both signs, integers included: the rewritten path.
+  const large = fc.double({ min: 1e6, max: 1e21, noNaN: true, maxExcluded: true });
+  const small = fc.double({ min: 1e-6, max: 1e-4, noNaN: true, maxExcluded: true });
+  const integers = fc.bigInt({ min: 1_000_000n, max: 10n ** 21n - 1n }).map((n) => Number(n));
+  fc.assert(
+    fc.property(fc.oneof(large, small, integers), fc.boolean(), (x, negative) => {
+      const v = negative ? -x : x;
+      assert.equal(goFormatFloat(v), referenceGoFloat(v));
+    }),
+    { numRuns: 10_000 },
+  );
+});
+
 test("property: goFormatFloat round-trips and uses exponent form exactly outside [1e-4, 1e6)", () => {
   fc.assert(
     fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {

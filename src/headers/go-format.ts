@@ -26,35 +26,48 @@ export function goFormatFloat(value: number): string {
  * both give the same shortest digits.
  */
 function exponentForm(js: string): string {
-  const negative = js.charCodeAt(0) === 0x2d;
-  const s = negative ? js.slice(1) : js;
-  const sign = negative ? "-" : "";
-  const e = s.indexOf("e");
+  const start = js.charCodeAt(0) === 0x2d ? 1 : 0;
+  const e = js.indexOf("e", start);
   if (e >= 0) {
     // "1e+21", "1.5e-7": only the exponent needs its second digit.
-    return s.length - e - 2 >= 2 ? js : `${sign}${s.slice(0, e + 2)}0${s.slice(e + 2)}`;
+    return js.length - e - 2 >= 2 ? js : `${js.slice(0, e + 2)}0${js.slice(e + 2)}`;
   }
-  let digits: string;
+  // The first significant digit, the digits after it (no dot) and the exponent.
+  let lead: number;
+  let rest: string;
   let exponent: number;
-  const dot = s.indexOf(".");
-  if (s.charCodeAt(0) !== 0x30) {
-    // 1e6 <= |x| < 1e21: "1234567.5", "12345678901234567000".
-    exponent = (dot < 0 ? s.length : dot) - 1;
-    digits = dot < 0 ? s : s.slice(0, dot) + s.slice(dot + 1);
-    let end = digits.length;
-    while (end > 1 && digits.charCodeAt(end - 1) === 0x30) end--;
-    digits = digits.slice(0, end);
+  const dot = js.indexOf(".", start);
+  if (js.charCodeAt(start) !== 0x30) {
+    // 1e6 <= |x| < 1e21: "1234567.5", "12345678901234567000". A fraction
+    // never ends in 0 (shortest digits); an integer's trailing zeros go.
+    lead = start;
+    if (dot < 0) {
+      exponent = js.length - start - 1;
+      let end = js.length;
+      while (end > start + 1 && js.charCodeAt(end - 1) === 0x30) end--;
+      rest = js.slice(start + 1, end);
+    } else {
+      exponent = dot - start - 1;
+      rest = js.slice(start + 1, dot) + js.slice(dot + 1);
+    }
   } else {
     // 1e-6 <= |x| < 1e-4: "0.0000123".
     let i = dot + 1;
-    while (s.charCodeAt(i) === 0x30) i++;
+    while (js.charCodeAt(i) === 0x30) i++;
     exponent = dot - i;
-    digits = s.slice(i);
+    lead = i;
+    rest = js.slice(i + 1);
   }
-  const mantissa = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
-  const abs = exponent < 0 ? -exponent : exponent;
-  return `${sign}${mantissa}e${exponent < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`;
+  const mantissa = rest === "" ? js[lead]! : `${js[lead]!}.${rest}`;
+  return `${start === 1 ? "-" : ""}${mantissa}${EXPONENTS[exponent + 6]!}`;
 }
+
+/** Go's exponent suffix of the exponents this path meets, −6 … 20, at index exponent + 6. */
+const EXPONENTS: readonly string[] = Array.from({ length: 27 }, (_, i) => {
+  const x = i - 6;
+  const abs = x < 0 ? -x : x;
+  return `e${x < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`;
+});
 
 /**
  * Go's `%v` of a JSON value decoded into Go's `any` (every number a float64),

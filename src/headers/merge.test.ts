@@ -27,6 +27,21 @@ test("mergeHeaders: a __proto__ header is an own entry", () => {
   assert.deepEqual(Object.keys(out), ["__proto__x", "__proto__"]);
 });
 
+test("mergeHeaders: names of Object.prototype members merge like any other name", () => {
+  assert.deepEqual(Object.entries(mergeHeaders({ constructor: "1", toString: "a" }, { Constructor: "2", valueOf: "v" }, { tostring: "b" })), [
+    ["Constructor", "2"],
+    ["tostring", "b"],
+    ["valueOf", "v"],
+  ]);
+  assert.deepEqual(Object.entries(mergeHeaders({ hasOwnProperty: "1" }, { hasOwnProperty: "2" })), [["hasOwnProperty", "2"]]);
+  const respelled = mergeHeaders({ __PROTO__: "1", a: "x" }, JSON.parse('{"__proto__":"2"}') as Record<string, string>);
+  assert.equal(Object.getPrototypeOf(respelled), Object.prototype);
+  assert.deepEqual(Object.entries(respelled), [
+    ["__proto__", "2"],
+    ["a", "x"],
+  ]);
+});
+
 test("the seed-004 precedence, lowest first", () => {
   assert.deepEqual(HTTP_TOOL_HEADER_PRECEDENCE, ["contentType", "headers", "auth", "headersFromSecret", "omnia", "injected", "headerParams"]);
   assert.deepEqual(GRPC_TOOL_METADATA_PRECEDENCE, ["omnia", "authorization", "injected"]);

@@ -1,4 +1,5 @@
 import { canonicalHeaderKey } from "./canonical.js";
+import { newHeaderRecord } from "./header-record.js";
 import { NameCache } from "./name-cache.js";
 import type { HeaderBuildOptions } from "./params.js";
 import { isValidGrpcMetadataKey, isValidGrpcMetadataValue } from "./validity.js";
@@ -24,20 +25,31 @@ export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, 
   // Fast path: the result is built in place while no name comes back spelled
   // differently (a same-spelled name keeps its position and takes the later
   // value, which is the rule). A re-spelled name needs the general merge.
-  const out: Record<string, string> = {};
-  const spelled = new Map<string, string>();
-  for (const layer of layers) {
+  const out = newHeaderRecord();
+  // Lower-case name → its first spelling. A header record rather than a Map:
+  // about a third cheaper for 30 names. A non-string read is a name not seen
+  // yet (Object.prototype holds no string); `__proto__` takes the general merge.
+  const spelled = newHeaderRecord();
+  for (let i = 0; i < layers.length; i++) {
+    const layer = layers[i];
     if (layer == null) continue;
-    for (const name of Object.keys(layer)) {
+    for (const name in layer) {
+      if (!hasOwn.call(layer, name)) continue;
       const lower = LOWER.get(name);
-      const first = spelled.get(lower);
-      if (first === undefined) spelled.set(lower, name);
-      else if (first !== name) return mergeRespelled(layers);
+      const first = spelled[lower];
+      if (typeof first !== "string") {
+        if (lower === "__proto__") return mergeRespelled(layers);
+        spelled[lower] = name;
+      } else if (first !== name) {
+        return mergeRespelled(layers);
+      }
       setOwn(out, name, layer[name]!);
     }
   }
   return out;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Header name → lower case: the same names come back on every call (a fresh lower-cased string would be hashed again). */
 const LOWER = new NameCache<string>((name) => name.toLowerCase());
@@ -49,7 +61,7 @@ function mergeRespelled(layers: readonly HeaderLayer[]): Record<string, string> 
     if (layer == null) continue;
     for (const name of Object.keys(layer)) merged.set(name.toLowerCase(), [name, layer[name]!]);
   }
-  const out: Record<string, string> = {};
+  const out = newHeaderRecord();
   for (const [name, value] of merged.values()) setOwn(out, name, value);
   return out;
 }
@@ -149,11 +161,16 @@ export const GRPC_TOOL_METADATA_PRECEDENCE = Object.freeze(["omnia", "authorizat
 export function mergeGrpcToolMetadata(sources: GrpcToolMetadataSources, options?: HeaderBuildOptions): Record<string, string> {
   // Every key is lower-cased, so the case-insensitive merge is a merge on the
   // lowercase key, done in one object (a key keeps its first position and
-  // takes the last value); the winners are then checked, as before.
-  const out: Record<string, string> = {};
-  putLowercase(out, sources.omnia);
-  if (sources.authorization !== undefined) setOwn(out, "authorization", sources.authorization);
-  putLowercase(out, sources.injected);
+  // takes the last value). When every entry put was legal, so is every
+  // winner; otherwise the winners are checked, as before.
+  const out = newHeaderRecord();
+  let legal = putLowercase(out, sources.omnia);
+  if (sources.authorization !== undefined) {
+    setOwn(out, "authorization", sources.authorization);
+    legal = isValidGrpcMetadataValue(sources.authorization) && legal;
+  }
+  legal = putLowercase(out, sources.injected) && legal;
+  if (legal) return out;
   let skipped: string[] | undefined;
   for (const key of Object.keys(out)) {
     if (!isValidGrpcMetadataKey(key)) {
@@ -165,15 +182,30 @@ export function mergeGrpcToolMetadata(sources: GrpcToolMetadataSources, options?
     }
   }
   if (skipped === undefined) return out;
-  const kept: Record<string, string> = {};
+  const kept = newHeaderRecord();
   for (const key of Object.keys(out)) if (!skipped.includes(key)) setOwn(kept, key, out[key]!);
   return kept;
 }
 
-function putLowercase(out: Record<string, string>, layer: HeaderLayer): void {
-  if (layer == null) return;
-  for (const name of Object.keys(layer)) setOwn(out, name.toLowerCase(), layer[name]!);
+/** Puts the layer's entries under their lowercase keys; false when one of them has an illegal key or value. */
+function putLowercase(out: Record<string, string>, layer: HeaderLayer): boolean {
+  if (layer == null) return true;
+  let legal = true;
+  for (const name in layer) {
+    if (!hasOwn.call(layer, name)) continue;
+    const key = GRPC_KEYS.get(name);
+    const value = layer[name]!;
+    setOwn(out, key.key, value);
+    if (!key.legal || !isValidGrpcMetadataValue(value)) legal = false;
+  }
+  return legal;
 }
+
+/** Name → its lowercase gRPC key and whether that key is legal. */
+const GRPC_KEYS = new NameCache<{ readonly key: string; readonly legal: boolean }>((name) => {
+  const key = name.toLowerCase();
+  return { key, legal: isValidGrpcMetadataKey(key) };
+});
 
 /**
  * The headers with MIME-canonical names ({@link canonicalHeaderKey}), as Go's
@@ -183,10 +215,13 @@ function putLowercase(out: Record<string, string>, layer: HeaderLayer): void {
  * @public
  */
 export function canonicalizeHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(headers)) setOwn(out, canonicalHeaderKey(name), headers[name]!);
+  const out = newHeaderRecord();
+  for (const name in headers) if (hasOwn.call(headers, name)) setOwn(out, CANONICAL.get(name), headers[name]!);
   return out;
 }
+
+/** Name → {@link canonicalHeaderKey}: the same names come back on every call. */
+const CANONICAL = new NameCache<string>(canonicalHeaderKey);
 
 /** `obj[key] = value` as an own data property, even for `__proto__`. */
 function setOwn(obj: Record<string, string>, key: string, value: string): void {

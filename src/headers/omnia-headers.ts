@@ -1,8 +1,9 @@
 import type { Logger } from "../core/index.js";
 import type { AgentInfo, Identity } from "./identity.js";
 import { OmniaHeader } from "./keys.js";
-import { toGrpcMetadata, toOutboundHeaders } from "./outbound.js";
-import { promoteScalarParams } from "./params.js";
+import { newHeaderRecord } from "./header-record.js";
+import { putGrpcMetadata, putOutboundHeaders } from "./outbound.js";
+import { argsObject, putScalarParams } from "./params.js";
 import { isValidGrpcMetadataValue, isValidHeaderValue } from "./validity.js";
 
 /**
@@ -120,12 +121,16 @@ function hopIdentity(ctx: OmniaHeaderContext): Identity {
  * @public
  */
 export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, string> {
-  const options = { logger: ctx.logger };
-  const out = toOutboundHeaders(hopIdentity(ctx), options);
+  const out = newHeaderRecord();
+  putOutboundHeaders(out, hopIdentity(ctx), ctx.logger);
   putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidHeaderValue, ctx.logger);
   putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidHeaderValue, ctx.logger);
   putTool(out, OmniaHeader.DELEGATION, ctx.delegationToken, isValidHeaderValue, ctx.logger);
-  if (ctx.args !== undefined) Object.assign(out, promoteScalarParams(ctx.args, options));
+  // Straight into `out`: no key above is an `x-omnia-param-*` key.
+  if (ctx.args !== undefined) {
+    const obj = argsObject(ctx.args);
+    if (obj !== undefined) putScalarParams(out, obj, ctx.logger);
+  }
   return out;
 }
 
@@ -139,7 +144,8 @@ export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, strin
  * @public
  */
 export function buildOmniaGrpcMetadata(ctx: OmniaHeaderContext): Record<string, string> {
-  const out = toGrpcMetadata(hopIdentity(ctx), { logger: ctx.logger });
+  const out = newHeaderRecord();
+  putGrpcMetadata(out, hopIdentity(ctx), ctx.logger);
   putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidGrpcMetadataValue, ctx.logger);
   putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidGrpcMetadataValue, ctx.logger);
   putTool(out, OmniaHeader.DELEGATION, ctx.delegationToken, isValidGrpcMetadataValue, ctx.logger);

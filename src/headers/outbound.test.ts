@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createCaptureLogger } from "../../test/helpers/capture-logger.js";
 import type { Identity } from "./identity.js";
+import { FLAT_IDENTITY_KEYS } from "./keys.js";
 import { canonicalizeHeaders } from "./merge.js";
 import { toGrpcMetadata, toOutboundHeaders } from "./outbound.js";
 
@@ -148,4 +149,26 @@ test("claims that collide after canonicalisation or lower-casing: the later one 
 test("a claim named by the bare prefix is emitted as Go does", () => {
   assert.deepEqual(toOutboundHeaders({ claims: { "": "v" } }), { "X-Omnia-Claim-": "v" });
   assert.deepEqual(toGrpcMetadata({ claims: { "": "v" } }), { "x-omnia-claim-": "v" });
+});
+
+test("every flat key comes from its own field, in FLAT_IDENTITY_KEYS order whatever the identity's order", () => {
+  // The builders write the flat keys out one by one (for speed): this pins them to the table.
+  const reversed = [...FLAT_IDENTITY_KEYS].reverse();
+  const identity = Object.fromEntries(reversed.map((k) => [k.field, `v-${k.field}`])) as Identity;
+  const expected = FLAT_IDENTITY_KEYS.map((k) => [k.header, `v-${k.field}`]);
+  assert.deepEqual(Object.entries(toOutboundHeaders(identity)), expected);
+  assert.deepEqual(Object.entries(toGrpcMetadata(identity)), expected);
+  const invalid = Object.fromEntries(reversed.map((k) => [k.field, "bad\n"])) as Identity;
+  const logger = createCaptureLogger();
+  assert.deepEqual(toOutboundHeaders(invalid, { logger }), {});
+  assert.deepEqual(
+    logger.lines.map((l) => l.fields),
+    FLAT_IDENTITY_KEYS.map((k) => ({ header: k.header })),
+  );
+  const grpcLogger = createCaptureLogger();
+  assert.deepEqual(toGrpcMetadata(invalid, { logger: grpcLogger }), {});
+  assert.deepEqual(
+    grpcLogger.lines.map((l) => l.fields),
+    FLAT_IDENTITY_KEYS.map((k) => ({ key: k.header })),
+  );
 });

@@ -1,5 +1,6 @@
 import type { Logger } from "../core/index.js";
 import { goFormatFloat } from "./go-format.js";
+import { newHeaderRecord } from "./header-record.js";
 import { OmniaHeader } from "./keys.js";
 import { toPascalCase } from "./pascal-case.js";
 import { NameCache } from "./name-cache.js";
@@ -66,9 +67,19 @@ export function argsObject(args: unknown): Record<string, unknown> | undefined {
  * @public
  */
 export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions): Record<string, string> {
-  const out: Record<string, string> = {};
   const obj = argsObject(args);
-  if (obj === undefined) return out;
+  if (obj === undefined) return {};
+  const out = newHeaderRecord();
+  putScalarParams(out, obj, options?.logger);
+  return out;
+}
+
+/**
+ * {@link promoteScalarParams} of an arguments object, written into `out`
+ * (which holds no `x-omnia-param-*` key yet).
+ * @internal Does not follow semver.
+ */
+export function putScalarParams(out: Record<string, string>, obj: Record<string, unknown>, logger: Logger | undefined): void {
   let lowers: string[] | undefined;
   let keys: string[] | undefined;
   for (const name in obj) {
@@ -81,11 +92,11 @@ export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions)
     else continue;
     const param = PARAM_KEYS.get(name);
     if (!param.valid) {
-      options?.logger?.debug("headers: skipped a parameter header with an invalid name", { header: param.key });
+      logger?.debug("headers: skipped a parameter header with an invalid name", { header: param.key });
       continue;
     }
     if (!isValidHeaderValue(s)) {
-      options?.logger?.debug("headers: skipped a parameter header with an invalid value", { header: param.key });
+      logger?.debug("headers: skipped a parameter header with an invalid value", { header: param.key });
       continue;
     }
     // Case-insensitive de-duplication: the later argument wins.
@@ -104,5 +115,4 @@ export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions)
     }
     out[param.key] = s;
   }
-  return out;
 }

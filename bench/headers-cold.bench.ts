@@ -1,0 +1,98 @@
+// The header-building target of bench/headers.bench.ts, measured in a process
+// whose FIRST header objects are small: 20,000 calls of every builder on
+// identities of 0–3 entries and 0–2 arguments, before the 21-header identity
+// is built at all. It checks that the speed does not depend on what a host
+// builds first (V8 sizes objects from the first ones a constructor makes;
+// see src/headers/header-record.ts). Same identity and arguments as
+// bench/headers.bench.ts; the figure to compare is its target row.
+// Run alone: node --expose-gc --import tsx bench/headers-cold.bench.ts [--json]
+import { bench, do_not_optimize, run } from "mitata";
+import {
+  buildOmniaGrpcMetadata,
+  buildOmniaHeaders,
+  mergeGrpcToolMetadata,
+  mergeHttpToolHeaders,
+  promoteScalarParams,
+  toGrpcMetadata,
+  toOutboundHeaders,
+  type Identity,
+} from "../src/headers/index.js";
+
+const json = process.argv.includes("--json");
+
+// 1. Small headers first.
+const small: Identity[] = [{}, { userId: "u-1" }, { agentName: "a", claims: { tier: "gold" } }, { userId: "u", sessionId: "s", claims: { org: "acme" } }];
+const smallArgs: unknown[] = [{}, { id: "7" }, { id: 7, q: "x" }, undefined];
+let sink = 0;
+for (let i = 0; i < 20_000; i++) {
+  const identity = small[i % small.length]!;
+  const args = smallArgs[i % smallArgs.length];
+  sink += Object.keys(toOutboundHeaders(identity)).length;
+  sink += Object.keys(toGrpcMetadata(identity)).length;
+  sink += Object.keys(promoteScalarParams(args)).length;
+  const omnia = buildOmniaHeaders({ identity, toolName: "t", args });
+  sink += Object.keys(mergeHttpToolHeaders({ contentType: "application/json", omnia })).length;
+  sink += Object.keys(mergeGrpcToolMetadata({ omnia: buildOmniaGrpcMetadata({ identity, toolName: "t" }) })).length;
+}
+if (sink === 0) throw new Error("headers-cold: the warm-up built nothing");
+
+// 2. Then the target shape: the same identity and arguments as bench/headers.bench.ts.
+const identity: Identity = {
+  agentName: "support-agent",
+  namespace: "prod",
+  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
+  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
+  userId: "u-7f3a9c",
+  subjectId: "u-7f3a9c",
+  userEmail: "alice@example.com",
+  origin: "oidc",
+  workspace: "acme",
+  provider: "claude",
+  model: "claude-sonnet",
+  claims: {
+    tier: "gold",
+    role: "admin,editor",
+    customer_id: "cust-123",
+    region: "eu-west-1",
+    org: "acme",
+    team: "payments",
+    plan: "enterprise",
+    locale: "en-GB",
+    email_verified: "true",
+    groups: "ops,billing",
+  },
+};
+
+const args = {
+  customer_id: "cust-123",
+  query: "refund status for order",
+  limit: 25,
+  page: 1,
+  include_archived: false,
+  amount: 1234567.5,
+  currency: "EUR",
+  filters: { status: ["open", "pending"] },
+};
+
+const TARGET = "small identities first, then toOutboundHeaders + promoteScalarParams (10 claims, 8 args)";
+bench(TARGET, () => {
+  do_not_optimize(toOutboundHeaders(identity));
+  do_not_optimize(promoteScalarParams(args));
+});
+
+const result = await run(json ? { format: "quiet" } : { colors: false });
+const figures: Record<string, number> = {};
+for (const trial of result.benchmarks) {
+  const stats = trial.runs[0]?.stats;
+  if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
+}
+if (json) {
+  const summary = [
+    { name: "headers: toOutboundHeaders + promoteScalarParams, small identities first", value: figures[TARGET] ?? null, unit: "ops/s", min: 1_000_000 },
+  ];
+  console.log(JSON.stringify({ area: "headers-cold", unit: "ops/s", target: { name: TARGET, min: 1_000_000 }, results: figures, summary }));
+} else {
+  const target = figures[TARGET] ?? 0;
+  console.log(`\nops/s\n  ${target.toLocaleString("en-US").padStart(12)}  ${TARGET}`);
+  console.log(`\ntarget ≥ 1,000,000 ops/s: ${target >= 1_000_000 ? "met" : "NOT met"} (${target.toLocaleString("en-US")})`);
+}
