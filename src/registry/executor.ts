@@ -398,7 +398,14 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         } catch (e) {
           return fail(asOmniaError(e));
         }
-        const { Authorization: authorization, ...otherAuth } = auth;
+        // Most handlers have no auth and no injected headers: no rest/spread copies for them.
+        let authorization: string | undefined;
+        let extra: Readonly<Record<string, string>> | undefined = injected;
+        if (handler.auth !== undefined) {
+          const { Authorization, ...otherAuth } = auth;
+          authorization = Authorization;
+          extra = { ...otherAuth, ...injected };
+        }
         const prepared: PreparedGrpcCall = {
           handler,
           client,
@@ -407,7 +414,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
             {
               omnia: buildOmniaGrpcMetadata({ identity: ctx.identity, agent: options.agent, toolName: call.name, handlerName: handler.name, delegationToken: token, logger }),
               authorization,
-              injected: { ...otherAuth, ...injected },
+              injected: extra,
             },
             { logger },
           ),
