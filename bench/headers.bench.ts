@@ -11,47 +11,10 @@ import {
   promoteScalarParams,
   toGrpcMetadata,
   toOutboundHeaders,
-  type Identity,
 } from "../src/headers/index.js";
+import { args, identity } from "./header-fixtures.js";
 
 const json = process.argv.includes("--json");
-
-const identity: Identity = {
-  agentName: "support-agent",
-  namespace: "prod",
-  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
-  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
-  userId: "u-7f3a9c",
-  subjectId: "u-7f3a9c",
-  userEmail: "alice@example.com",
-  origin: "oidc",
-  workspace: "acme",
-  provider: "claude",
-  model: "claude-sonnet",
-  claims: {
-    tier: "gold",
-    role: "admin,editor",
-    customer_id: "cust-123",
-    region: "eu-west-1",
-    org: "acme",
-    team: "payments",
-    plan: "enterprise",
-    locale: "en-GB",
-    email_verified: "true",
-    groups: "ops,billing",
-  },
-};
-
-const args = {
-  customer_id: "cust-123",
-  query: "refund status for order",
-  limit: 25,
-  page: 1,
-  include_archived: false,
-  amount: 1234567.5,
-  currency: "EUR",
-  filters: { status: ["open", "pending"] },
-};
 
 const ctx = { identity, agent: { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" }, toolName: "lookup_order", handlerName: "orders", args };
 const metadata = toGrpcMetadata(identity);
