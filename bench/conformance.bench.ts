@@ -4,6 +4,7 @@
 // transport, and of formatting the report. No target: the figures are for the record.
 // Run alone: node --expose-gc --import tsx bench/conformance.bench.ts [--json]
 import { bench, do_not_optimize, run, summary } from "mitata";
+import { opsPerSecond } from "./support.js";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { formatConformanceReport, runConformance } from "../src/conformance/index.js";
 import { KNOWN, done, fixtureImpl, hello, startFixtureRuntime } from "../test/helpers/runtime-fixture.js";
@@ -31,11 +32,7 @@ summary(() => {
 const result = await run(json ? { format: "quiet" } : { colors: false });
 sessionManager.abort();
 await rt.close();
-const figures: Record<string, number> = {};
-for (const trial of result.benchmarks) {
-  const stats = trial.runs[0]?.stats;
-  if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
-}
+const figures = opsPerSecond(result);
 if (json) {
   const summary = Object.entries(figures).map(([name, value]) => ({ name: `conformance: ${name}`, value, unit: "ops/s" }));
   console.log(JSON.stringify({ area: "conformance", unit: "ops/s", results: figures, summary }));

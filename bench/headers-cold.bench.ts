@@ -7,6 +7,7 @@
 // bench/headers.bench.ts; the figure to compare is its target row.
 // Run alone: node --expose-gc --import tsx bench/headers-cold.bench.ts [--json]
 import { bench, do_not_optimize, run } from "mitata";
+import { opsPerSecond } from "./support.js";
 import {
   buildOmniaGrpcMetadata,
   buildOmniaHeaders,
@@ -46,11 +47,7 @@ bench(TARGET, () => {
 });
 
 const result = await run(json ? { format: "quiet" } : { colors: false });
-const figures: Record<string, number> = {};
-for (const trial of result.benchmarks) {
-  const stats = trial.runs[0]?.stats;
-  if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
-}
+const figures = opsPerSecond(result);
 if (json) {
   const summary = [
     { name: "headers: toOutboundHeaders + promoteScalarParams, small identities first", value: figures[TARGET] ?? null, unit: "ops/s", min: 1_000_000 },

@@ -2,6 +2,7 @@
 // on a typical identity with 10 claims and 8 arguments (issue #3 target:
 // ≥ 1,000,000 ops/s). Run alone: node --expose-gc --import tsx bench/headers.bench.ts [--json]
 import { bench, do_not_optimize, run, summary } from "mitata";
+import { opsPerSecond } from "./support.js";
 import {
   appendQuery,
   buildOmniaGrpcMetadata,
@@ -33,11 +34,7 @@ summary(() => {
 });
 
 const result = await run(json ? { format: "quiet" } : { colors: false });
-const figures: Record<string, number> = {};
-for (const trial of result.benchmarks) {
-  const stats = trial.runs[0]?.stats;
-  if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
-}
+const figures = opsPerSecond(result);
 if (json) {
   const summary = [
     { name: "headers: toOutboundHeaders + promoteScalarParams", value: figures[TARGET] ?? null, unit: "ops/s", min: 1_000_000 },

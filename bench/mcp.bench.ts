@@ -6,6 +6,7 @@
 // result mapping. `--json` prints only a JSON object of the figures.
 // Run alone: node --expose-gc --import tsx bench/mcp.bench.ts [--json]
 import { bench, do_not_optimize, run, summary } from "mitata";
+import { opsPerSecond } from "./support.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createMcpToolClient, interpretMcpResult } from "../src/mcp/index.js";
@@ -102,11 +103,7 @@ summary(() => {
   bench("interpretMcpResult: isError", () => do_not_optimize(interpretMcpResult("t", { isError: true, content: [{ type: "text", text: "boom" }] })));
 });
 const micro = await run(JSON_ONLY ? { format: "quiet" } : { colors: false });
-const microFigures: Record<string, number> = {};
-for (const trial of micro.benchmarks) {
-  const stats = trial.runs[0]?.stats;
-  if (stats !== undefined) microFigures[trial.alias] = Math.round(1e9 / stats.avg);
-}
+const microFigures = opsPerSecond(micro);
 
 if (baselineListenerWarnings > 0) {
   console.error(`mcp.bench: ${baselineListenerWarnings} MaxListenersExceededWarning(s) from the SDK baseline's fetch (abort listeners on its transport signal); suppressed`);

@@ -4,6 +4,7 @@
 // (clone + $ref resolution + derive). `--json` prints only a JSON object.
 // Run alone: node --expose-gc --import tsx bench/openapi.bench.ts [--json]
 import { bench, do_not_optimize, run, summary } from "mitata";
+import { opsPerSecond } from "./support.js";
 import { buildHttpRequest } from "../src/http/index.js";
 import { buildOpenApiRequest, deriveOpenApiOperations, loadOpenApiOperations } from "../src/openapi/index.js";
 import { PETS_SPEC } from "../test/helpers/openapi-server.js";
@@ -41,11 +42,7 @@ summary(() => {
 });
 
 const result = await run(JSON_ONLY ? { format: "quiet" } : { colors: false });
-const figures: Record<string, number> = {};
-for (const trial of result.benchmarks) {
-  const stats = trial.runs[0]?.stats;
-  if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
-}
+const figures = opsPerSecond(result);
 if (JSON_ONLY) {
   const summary = Object.entries(figures).map(([name, value]) => ({ name: `openapi: ${name}`, value, unit: "ops/s" }));
   console.log(JSON.stringify({ area: "openapi", unit: "ops/s", results: figures, summary }));

@@ -1,5 +1,6 @@
-// Shared by the throughput benches (http, grpc): closed-loop load with a fixed
-// number of calls in flight, interleaved rounds, and the figures they print.
+// Shared by the benches: closed-loop load with a fixed
+// number of calls in flight, interleaved rounds, the figures they print (http,
+// grpc), and mitata results as ops/s (the micro-benchmarks).
 // Not a bench itself (bench/index.ts runs only *.bench.ts files).
 
 /** One round of one variant: its wall time, the process CPU time it used and the latency of each call. */
@@ -137,4 +138,14 @@ export interface SummaryRow {
   readonly unit: string;
   readonly min?: number;
   readonly max?: number;
+}
+
+/** Operations per second of each mitata trial, by its name (1e9 / the mean ns per iteration). */
+export function opsPerSecond(result: { readonly benchmarks: readonly { readonly alias: string; readonly runs: readonly ({ readonly stats?: { readonly avg: number } | undefined } | undefined)[] }[] }): Record<string, number> {
+  const figures: Record<string, number> = {};
+  for (const trial of result.benchmarks) {
+    const stats = trial.runs[0]?.stats;
+    if (stats !== undefined) figures[trial.alias] = Math.round(1e9 / stats.avg);
+  }
+  return figures;
 }
