@@ -1,7 +1,9 @@
 // Drives executor.execute() alone (no baseline) on the http or the grpc path,
-// for a CPU profile of the hot path. Not part of `npm run bench`.
-//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-execute.ts http [calls]
-//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-execute.ts grpc [calls]
+// for a CPU profile of the hot path. Not part of `npm run bench`'s table, but
+// compiled with it: profile the compiled file, which is what dist/ runs
+// (through tsx, every closure also gets a naming call).
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js http [calls]
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js grpc [calls]
 // then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
