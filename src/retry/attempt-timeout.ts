@@ -59,6 +59,8 @@ export function runAbortableAttempt<T>(fn: (abort: AttemptAbort) => T | PromiseL
   const { clock = systemClock, timeoutMs, signal } = options;
   if (signal?.aborted === true) return Promise.resolve({ kind: "abandoned", error: abortedError("attempt", signal) });
   return new Promise<AttemptSettlement<T>>((resolve) => {
+    // One object holds the attempt's state and is the caller-signal listener
+    // (handleEvent): no named closures per attempt.
     const attempt = new Attempt<T>(resolve, signal);
     signal?.addEventListener("abort", attempt, { once: true });
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
