@@ -444,7 +444,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
           sent++;
           return out;
         },
-        { policy, clock, random, logger, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) },
+        { policy, clock, random, logger, signal: ctx.signal },
       );
     } catch (e) {
       // The caller's signal: the call is abandoned. Recorded, then thrown to the host.

@@ -1,7 +1,7 @@
 import { ErrorCode, systemClock, type Clock, type Logger } from "../core/index.js";
 import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
-import { GrpcStatusError, interpretToolResponse, type ToolServiceClient } from "../grpc/index.js";
+import { GrpcStatusError, interpretToolResponse, type ToolServiceCallOptions, type ToolServiceClient } from "../grpc/index.js";
 import { classifyGrpcStatus, runAbortableAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
 import { normalizedPolicy, type BackendSuccess } from "./http-backend.js";
 
@@ -62,20 +62,10 @@ export async function grpcAttempt(
   const ticket = deps.breaker.admit();
   const timeoutMs = call.handler.timeoutMs;
   const linked = deps.signal !== undefined || (timeoutMs > 0 && deps.clock !== systemClock);
+  const options: ToolServiceCallOptions = timeoutMs > 0 ? { headers: call.metadata, timeoutMs } : { headers: call.metadata };
   const settled = await runAbortableAttempt(
-    (abort) =>
-      call.client.execute(
-        call.handler.tool.name,
-        call.argumentsJson,
-        timeoutMs > 0
-          ? linked
-            ? { headers: call.metadata, signal: abort.signal, timeoutMs }
-            : { headers: call.metadata, timeoutMs }
-          : linked
-            ? { headers: call.metadata, signal: abort.signal }
-            : { headers: call.metadata },
-      ),
-    deps.signal === undefined ? { clock: deps.clock, timeoutMs } : { clock: deps.clock, timeoutMs, signal: deps.signal },
+    (abort) => call.client.execute(call.handler.tool.name, call.argumentsJson, linked ? { ...options, signal: abort.signal } : options),
+    { clock: deps.clock, timeoutMs, signal: deps.signal },
   );
   switch (settled.kind) {
     case "abandoned":

@@ -116,7 +116,7 @@ export async function httpAttempt(
   },
 ): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-  const settled = await runAbortableAttempt(exchange, deps.signal === undefined ? { clock: deps.clock, timeoutMs: deps.timeoutMs } : { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal });
+  const settled = await runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal });
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();

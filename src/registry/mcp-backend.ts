@@ -26,7 +26,7 @@ export async function mcpAttempt(
   const ticket = deps.breaker.admit();
   const settled = await runAttempt(
     (signal) => client.callTool(toolName, args, deps.injected === undefined ? { signal } : { signal, headers: deps.injected }),
-    deps.signal === undefined ? { clock: deps.clock, timeoutMs: deps.timeoutMs } : { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal },
+    { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal },
   );
   switch (settled.kind) {
     case "abandoned":

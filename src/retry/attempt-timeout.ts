@@ -29,7 +29,7 @@ export interface AttemptOptions {
   /** The per-attempt timeout in ms; 0, negative, `Infinity` or absent means none (Go: a zero timeout has no deadline). */
   readonly timeoutMs?: number;
   /** The caller's signal (the conversation's). */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

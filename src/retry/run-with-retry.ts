@@ -79,7 +79,7 @@ export interface RetryOptions {
   /** The jitter source, values in [0, 1). Default `Math.random`. */
   readonly random?: () => number;
   /** The caller's signal: aborting it ends the call at once, even mid-sleep. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** `retry attempt` (debug) and `retries exhausted` (info) go here. Default: discarded. */
   readonly logger?: Logger;
   /** Called before each backoff sleep. */
