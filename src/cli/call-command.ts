@@ -57,15 +57,10 @@ export const callCommand: CliCommand = {
         identity: { type: "string" },
         timeout: { type: "string" },
         json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
       },
       io,
     );
-    if (parsed === undefined) return EXIT_USAGE;
-    if (parsed.values.help === true) {
-      io.stdout(this.help);
-      return EXIT_OK;
-    }
+    if (typeof parsed === "number") return parsed;
     const registryFile = parsed.values.registry;
     if (typeof registryFile !== "string") {
       usageError(this, io, "--registry is required");

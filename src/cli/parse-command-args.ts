@@ -1,22 +1,32 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import type { CliCommand, CliIo } from "./cli-command.js";
+import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** The parsed flags and positionals, or `undefined` when a usage error was printed. */
+/**
+ * The parsed flags and positionals; or, already handled, an exit code: `-h` /
+ * `--help` (every command has it) printed the command's help (EXIT_OK), or a
+ * usage error was printed (EXIT_USAGE).
+ */
 export function parseCommandArgs<T extends Options>(
   command: CliCommand,
   args: readonly string[],
   options: T,
   io: CliIo,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } | undefined {
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } | number {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-    return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+    const out = parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
+    parsed = { values: out.values as Record<string, string | boolean | undefined>, positionals: out.positionals };
   } catch (error) {
     usageError(command, io, error instanceof Error ? error.message : String(error));
-    return undefined;
+    return EXIT_USAGE;
   }
+  if (parsed.values.help === true) {
+    io.stdout(command.help);
+    return EXIT_OK;
+  }
+  return parsed;
 }
 
 /** `omnia-tools <cmd>: <problem>` and the command's usage, on stderr. */

@@ -40,15 +40,10 @@ export const reconcileCommand: CliCommand = {
         registry: { type: "string" },
         strict: { type: "boolean" },
         json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
       },
       io,
     );
-    if (parsed === undefined) return EXIT_USAGE;
-    if (parsed.values.help === true) {
-      io.stdout(this.help);
-      return EXIT_OK;
-    }
+    if (typeof parsed === "number") return parsed;
     const packFile = parsed.values.pack;
     const registryFile = parsed.values.registry;
     if (typeof packFile !== "string" || typeof registryFile !== "string") {

@@ -28,12 +28,8 @@ export const validateCommand: CliCommand = {
     "",
   ].join("\n"),
   async run(args, io) {
-    const parsed = parseCommandArgs(this, args, { json: { type: "boolean" }, help: { type: "boolean", short: "h" } }, io);
-    if (parsed === undefined) return EXIT_USAGE;
-    if (parsed.values.help === true) {
-      io.stdout(this.help);
-      return EXIT_OK;
-    }
+    const parsed = parseCommandArgs(this, args, { json: { type: "boolean" } }, io);
+    if (typeof parsed === "number") return parsed;
     if (parsed.positionals.length !== 1) {
       usageError(this, io, `expected one manifest file; got ${parsed.positionals.length}`);
       return EXIT_USAGE;
