@@ -1,4 +1,4 @@
-import { InvalidOptionError } from "../core/index.js";
+import { InvalidOptionError, rejectUnknownOptions } from "../core/index.js";
 
 /**
  * The thresholds of a circuit breaker. Every field is optional; the defaults are
@@ -49,13 +49,7 @@ const THRESHOLD_KEYS = Object.keys(DEFAULT_BREAKER_SETTINGS) as (keyof BreakerSe
  * @internal Does not follow semver.
  */
 export function resolveBreakerSettings(where: string, options: object, extraKeys: readonly string[]): BreakerSettings {
-  for (const key of Object.keys(options)) {
-    if (!(THRESHOLD_KEYS as string[]).includes(key) && !extraKeys.includes(key)) {
-      throw new InvalidOptionError(
-        `${where}: unknown option ${JSON.stringify(key)}; expected one of ${[...THRESHOLD_KEYS, ...extraKeys].join(", ")}`,
-      );
-    }
-  }
+  rejectUnknownOptions(where, options, [...THRESHOLD_KEYS, ...extraKeys]);
   const given = options as Record<string, unknown>;
   const out = { ...DEFAULT_BREAKER_SETTINGS } as Record<keyof BreakerSettings, number>;
   for (const key of THRESHOLD_KEYS) {

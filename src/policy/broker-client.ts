@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from "undici";
-import { InvalidOptionError, noopLogger, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
+import { InvalidOptionError, noopLogger, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
 import { goQuote } from "../core/index.js";
@@ -259,11 +259,7 @@ function validateOptions(options: PolicyBrokerClientOptions): void {
   if (options === null || typeof options !== "object") {
     throw new InvalidOptionError(`createPolicyBrokerClient: options must be an object; got ${String(options)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) {
-      throw new InvalidOptionError(`createPolicyBrokerClient: unknown option ${JSON.stringify(key)}; expected one of ${[...KNOWN_OPTIONS].join(", ")}`);
-    }
-  }
+  rejectUnknownOptions("createPolicyBrokerClient", options, KNOWN_OPTIONS);
   const url = options.url as unknown;
   if (typeof url !== "string") throw new InvalidOptionError(`createPolicyBrokerClient: url must be a string (empty to disable); got ${typeof url}`);
   if (url !== "") {

@@ -2,6 +2,7 @@ import {
   AbortedError,
   ClosedError,
   InvalidOptionError,
+  rejectUnknownOptions,
   noopLogger,
   systemClock,
   toError,
@@ -534,9 +535,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
 function validateOptions(options: ToolExecutorOptions): void {
   if (options === null || typeof options !== "object") throw new InvalidOptionError(`createToolExecutor: options must be an object; got ${String(options)}`);
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new InvalidOptionError(`createToolExecutor: unknown option ${JSON.stringify(key)}; expected one of ${[...KNOWN_OPTIONS].join(", ")}`);
-  }
+  rejectUnknownOptions("createToolExecutor", options, KNOWN_OPTIONS);
   const registry = options.registry as Partial<ToolRegistry> | undefined;
   if (registry === undefined || typeof registry.getTool !== "function" || typeof registry.getHandler !== "function") {
     throw new InvalidOptionError("createToolExecutor: registry must be a ToolRegistry from loadToolRegistry(); got " + (registry === undefined ? "undefined" : typeof registry));

@@ -1,4 +1,4 @@
-import { InvalidOptionError } from "../core/index.js";
+import { InvalidOptionError, rejectUnknownOptions } from "../core/index.js";
 
 /**
  * Default first backoff, in ms (the operator's `initialBackoff` default, `100ms`).
@@ -58,11 +58,7 @@ export function createRetryPolicy(options: RetryPolicyOptions = {}): RetryPolicy
   if (options === null || typeof options !== "object") {
     throw new InvalidOptionError(`${where}: options must be an object; got ${options === null ? "null" : typeof options}`);
   }
-  for (const key of Object.keys(options)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      throw new InvalidOptionError(`${where}: unknown option ${JSON.stringify(key)}; expected one of ${KEYS.join(", ")}`);
-    }
-  }
+  rejectUnknownOptions(where, options, KEYS);
   const policy = {
     maxAttempts: options.maxAttempts ?? 1,
     initialBackoffMs: options.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS,
