@@ -15,7 +15,7 @@ import { Http2SessionManager, createGrpcTransport } from "@connectrpc/connect-no
 import { ToolService, createToolServiceClient, interpretToolResponse, noopLogger, serveToolService } from "../src/index.js";
 import { outboundMetadata } from "../src/grpc/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
-import { createToolExecutor } from "../src/registry/index.js";
+import { createToolExecutor } from "../src/executor/index.js";
 import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata, type Identity } from "../src/headers/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";
 

@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { bench, do_not_optimize, run, summary as mitataSummary } from "mitata";
 import { Agent, request, type Dispatcher } from "undici";
 import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
-import { createToolExecutor } from "../src/registry/index.js";
+import { createToolExecutor } from "../src/executor/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
 import type { Identity } from "../src/headers/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";

@@ -8,7 +8,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadToolRegistry } from "../src/manifest/index.js";
-import { createToolExecutor } from "../src/registry/index.js";
+import { createToolExecutor } from "../src/executor/index.js";
 import { serveToolService } from "../src/grpc/index.js";
 import type { Identity } from "../src/headers/index.js";
 import { drive } from "./support.js";

@@ -7,7 +7,7 @@
 import { getHeapStatistics } from "node:v8";
 import { stringify } from "yaml";
 import { loadToolRegistry } from "../src/manifest/index.js";
-import { createToolExecutor } from "../src/registry/index.js";
+import { createToolExecutor } from "../src/executor/index.js";
 import type { SummaryRow } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");

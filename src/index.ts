@@ -199,7 +199,7 @@ export type {
 export { reconcileTools, EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./reconcile/index.js";
 export type { ReconcilablePack, ServedTools, ReconcileOptions, ReconcileResult, Mismatch, MismatchKind } from "./reconcile/index.js";
 
-// executor pipeline (registry), policy hook, records, client tools
+// the executor pipeline, platform tools, policy hook, records, client tools
 export {
   createToolExecutor,
   UnknownToolError,
@@ -209,7 +209,7 @@ export {
   BackendError,
   SandboxUnreachableError,
   SANDBOX_DIAL_TIMEOUT_MS,
-} from "./registry/index.js";
+} from "./executor/index.js";
 export type {
   ToolExecutor,
   ToolExecutorOptions,
@@ -225,7 +225,9 @@ export type {
   ClientOutcome,
   SecretResolver,
   WorkloadTokenAcquirer,
-} from "./registry/index.js";
+  PlatformTool,
+  PlatformToolContext,
+} from "./executor/index.js";
 export { PolicyDeniedError, POLICY_UNREACHABLE_REASON } from "./policy/index.js";
 export type { DecisionRequest, Decision, PolicyDecide, PolicyOption } from "./policy/index.js";
 // policy broker (issue #8): the HTTP client of Omnia's ToolPolicy decision broker, usable as the executor's `policy` option

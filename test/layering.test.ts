@@ -23,10 +23,11 @@ const INTERNAL: Record<string, readonly string[]> = {
   mcp: ["core", "headers", "retry"],
   openapi: ["core", "headers", "retry", "http"],
   "client-tools": ["core", "records"],
-  registry: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "grpc", "mcp", "openapi", "client-tools", "reconcile"],
+  backends: ["core", "manifest", "headers", "retry", "breaker", "http", "grpc", "mcp", "openapi"],
+  executor: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "mcp", "openapi", "client-tools", "backends"],
   contract: ["core", "headers", "gen/omnia/runtime"],
   conformance: ["core", "contract"],
-  runtime: ["core", "headers", "contract", "registry", "client-tools", "records", "grpc", "gen/grpc/health"],
+  runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
   cli: ["*"],
   gen: ["gen"],
@@ -135,14 +136,14 @@ test("the layering check catches a forbidden edge, a forbidden dependency and a 
     [join(SRC, "core", "bad.ts")]: 'import { x } from "../headers/index.js";',
     [join(SRC, "breaker", "bad.ts")]: 'import { request } from "undici";',
     [join(SRC, "http", "deep.ts")]: 'import { y } from "../headers/keys.js";',
-    [join(SRC, "conformance", "bad.ts")]: 'export { z } from "../registry/index.js";',
+    [join(SRC, "conformance", "bad.ts")]: 'export { z } from "../executor/index.js";',
     [join(SRC, "stray.ts")]: "export const a = 1;",
   };
   assert.deepEqual(layeringViolations(Object.keys(fake), (f) => fake[f] ?? ""), [
     `${join(SRC, "core", "bad.ts")}: core may not import headers (../headers/index.js)`,
     `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy)`,
     `${join(SRC, "http", "deep.ts")}: import another folder through its index.ts; got ../headers/keys.js`,
-    `${join(SRC, "conformance", "bad.ts")}: conformance may not import registry (../registry/index.js)`,
+    `${join(SRC, "conformance", "bad.ts")}: conformance may not import executor (../executor/index.js)`,
     `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts)`,
   ]);
 });

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AssertionError } from "node:assert";
 import { loadToolRegistry } from "../src/manifest/index.js";
-import { createToolExecutor, type ToolExecutor, type ToolOutcome } from "../src/registry/index.js";
+import { createToolExecutor, type ToolExecutor, type ToolOutcome } from "../src/executor/index.js";
 import { HttpStatusError } from "../src/http/index.js";
 import {
   assertOutcome,

@@ -3,7 +3,7 @@ import { parseGoDuration, systemClock, type Clock, type JsonValue, type TimerHan
 import type { Identity } from "../headers/index.js";
 import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
 import type { ToolCallRecord } from "../records/index.js";
-import { createToolExecutor, type ToolOutcome } from "../registry/index.js";
+import { createToolExecutor, type ToolOutcome } from "../executor/index.js";
 import { MemoryRecorder, toOutcomeJson } from "../testing/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";

@@ -46,8 +46,8 @@ export interface ToolDescriptor {
   readonly outputSchema?: JsonObject;
   /** The handler that executes it (`spec.handlers[].name`). */
   readonly handlerName: string;
-  /** The type of that handler. */
-  readonly handlerType: HandlerType;
+  /** The type of that handler; `platform` for a tool the host runs in its own process (an executor's `platformTools`). */
+  readonly handlerType: HandlerType | "platform";
   /** `client` for a `type: client` handler, `server` for every other type. */
   readonly execution: ToolExecution;
 }

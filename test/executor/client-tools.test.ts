@@ -4,7 +4,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/registry/index.js";
+import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
 import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { createPolicyBrokerClient } from "../../src/policy/index.js";
 import { NO_CLIENT_REASON, UnknownClientCallError } from "../../src/client-tools/index.js";

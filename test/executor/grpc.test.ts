@@ -3,7 +3,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { ConnectError, Code } from "@connectrpc/connect";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor } from "../../src/registry/index.js";
+import { createToolExecutor } from "../../src/executor/index.js";
 import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { serveToolService, type ToolServiceServer } from "../../src/grpc/index.js";
 import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/registry/index.js";
+import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
 import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
 import { ClosedError, InvalidOptionError, AbortedError } from "../../src/core/index.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor } from "../../src/registry/index.js";
+import { createToolExecutor } from "../../src/executor/index.js";
 import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { MemoryRecorder } from "../../src/testing/index.js";
 import { startMcpHttpServer } from "../helpers/mcp-server.js";

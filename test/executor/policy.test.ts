@@ -3,7 +3,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/registry/index.js";
+import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
 import { createPolicyBrokerClient, POLICY_UNREACHABLE_REASON, type PolicyBrokerClient, type PolicyBrokerClientOptions } from "../../src/policy/index.js";
 import { serveToolService, type ToolServiceServer } from "../../src/grpc/index.js";
 import { createManualClock, MemoryRecorder, type ManualClock } from "../../src/testing/index.js";

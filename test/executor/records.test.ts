@@ -4,7 +4,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor, type ToolExecutorOptions } from "../../src/registry/index.js";
+import { createToolExecutor, type ToolExecutorOptions } from "../../src/executor/index.js";
 import { createPolicyBrokerClient } from "../../src/policy/index.js";
 import { AbortedError } from "../../src/core/index.js";
 import type { Recorder, ToolCallRecord } from "../../src/records/index.js";

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor } from "../../src/registry/index.js";
+import { createToolExecutor } from "../../src/executor/index.js";
 import { createCircuitBreakers, createConversation } from "../../src/breaker/index.js";
 import { MemoryRecorder } from "../../src/testing/index.js";
 import { startHttpServer } from "../helpers/http-server.js";

@@ -17,7 +17,7 @@ import { serveToolService } from "../../src/grpc/index.js";
 import { identityFromMetadata, isValidHeaderName, type Identity } from "../../src/headers/index.js";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import type { PolicyDecide } from "../../src/policy/index.js";
-import type { ToolOutcome } from "../../src/registry/index.js";
+import type { ToolOutcome } from "../../src/executor/index.js";
 import { pathEscape } from "../../src/http/index.js";
 import { settle } from "../helpers/settle.js";
 import { faultTest, grpcRegistry, httpRegistry, rig, expectError, type Rig } from "./helpers/harness.js";

@@ -39,7 +39,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor, type ToolOutcome } from "../../src/registry/index.js";
+import { createToolExecutor, type ToolOutcome } from "../../src/executor/index.js";
 import { createCircuitBreakers } from "../../src/breaker/index.js";
 import type { Recorder, ToolCallRecord } from "../../src/records/index.js";
 import { withoutUnhandledRejections } from "../helpers/http-server.js";

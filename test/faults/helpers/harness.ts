@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadToolRegistry, type ToolRegistry } from "../../../src/manifest/index.js";
-import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../../src/registry/index.js";
+import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../../src/executor/index.js";
 import { createCircuitBreakers, type BreakerSnapshot, type CircuitBreakers } from "../../../src/breaker/index.js";
 import { createManualClock, MemoryRecorder, type ManualClock } from "../../../src/testing/index.js";
 import { withoutUnhandledRejections } from "../../helpers/http-server.js";

@@ -1,11 +1,12 @@
 import type { JsonValue, Logger } from "../core/index.js";
-import type { HandlerConfig, ToolRegistry } from "../manifest/index.js";
+import type { ToolRegistry } from "../manifest/index.js";
+import type { ExecutableHandler } from "../backends/index.js";
 import { buildOmniaHeaders, canonicalizeHeaders, identityPayload, toolHopIdentity, type AgentInfo, type Identity } from "../headers/index.js";
 import type { DecisionRequest } from "../policy/index.js";
 import type { ToolCall } from "./outcome.js";
 
 /**
- * The policy decision request for one call (runtime-tools.md §3.4): the headers
+ * The policy decision request for one call, as Omnia's broker client builds it: the headers
  * an HTTP tool call would carry, MIME-canonicalised, with the **registry** name
  * (the ToolRegistry's, else the handler's) as `X-Omnia-Tool-Registry`; the
  * arguments when they are an object; the identity payload.
@@ -13,7 +14,7 @@ import type { ToolCall } from "./outcome.js";
  */
 export function buildDecisionRequest(input: {
   readonly call: ToolCall;
-  readonly handler: HandlerConfig;
+  readonly handler: ExecutableHandler;
   readonly registry: ToolRegistry;
   readonly identity: Identity | undefined;
   readonly agent: AgentInfo | undefined;

@@ -5,7 +5,7 @@ import { createCircuitBreakers } from "../breaker/index.js";
 import { loadToolRegistry, type GrpcHandlerConfig } from "../manifest/index.js";
 import type { ToolServiceCallOptions, ToolServiceClient } from "../grpc/index.js";
 import { createManualClock } from "../testing/index.js";
-import { grpcAttempt } from "./grpc-backend.js";
+import { grpcAttempt } from "./grpc.js";
 
 // Which options reach the client: the wire itself is covered by the gRPC fault matrix
 // (test/faults/grpc-faults.test.ts); this pins when the call is linked to a signal.
@@ -26,7 +26,7 @@ function prepared(timeout: string) {
 test("on the system clock with no caller signal, the call carries connect's deadline and no signal", async () => {
   const { call, seen } = prepared("5s");
   const breaker = createCircuitBreakers().get("t");
-  const out = await grpcAttempt(call, { breaker, clock: systemClock, retryable: [], signal: undefined, logger: noopLogger });
+  const out = await grpcAttempt(call, { breaker, clock: systemClock, retryable: [], logger: noopLogger }, undefined);
   assert.equal(out.kind, "success");
   assert.deepEqual(seen, [{ headers: { "x-omnia-tool-name": "t" }, timeoutMs: 5000 }]);
 });
@@ -39,7 +39,7 @@ test("a caller signal, or a timeout on another clock, links the call to the atte
   ] as const) {
     const { call, seen } = prepared("5s");
     const breaker = createCircuitBreakers({ clock }).get("t");
-    await grpcAttempt(call, { breaker, clock, retryable: [], signal, logger: noopLogger });
+    await grpcAttempt(call, { breaker, clock, retryable: [], logger: noopLogger }, signal);
     assert.equal(seen.length, 1);
     assert.equal(seen[0]?.timeoutMs, 5000);
     assert.ok(seen[0]?.signal instanceof AbortSignal);
@@ -50,9 +50,9 @@ test("a caller signal, or a timeout on another clock, links the call to the atte
 test("no timeout (0s): no deadline; a signal only for a caller signal", async () => {
   const { call, seen } = prepared("0s");
   const breaker = createCircuitBreakers().get("t");
-  await grpcAttempt(call, { breaker, clock: createManualClock(0), retryable: [], signal: undefined, logger: noopLogger });
+  await grpcAttempt(call, { breaker, clock: createManualClock(0), retryable: [], logger: noopLogger }, undefined);
   const caller = new AbortController();
-  await grpcAttempt(call, { breaker, clock: systemClock, retryable: [], signal: caller.signal, logger: noopLogger });
+  await grpcAttempt(call, { breaker, clock: systemClock, retryable: [], logger: noopLogger }, caller.signal);
   assert.deepEqual(seen[0], { headers: { "x-omnia-tool-name": "t" } });
   assert.ok(seen[1]?.signal instanceof AbortSignal);
   assert.equal(seen[1]?.timeoutMs, undefined);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Clock } from "../core/index.js";
 import type { HandlerConfig, SecretKeyRef } from "../manifest/index.js";
-import { AuthError } from "./outcome.js";
+import { AuthError } from "../core/index.js";
 
 /**
  * Resolves a Kubernetes Secret reference (`auth.secretRef`, `headersFromSecret`)

@@ -12,11 +12,12 @@ import {
 import { createMcpToolClient, type McpToolClient } from "../mcp/index.js";
 import { loadOpenApiOperations, type OpenApiOperation } from "../openapi/index.js";
 import type { HttpDispatcher } from "../http/index.js";
+import type { ExecutableHandler } from "../backends/index.js";
 
 /** A tool and what serves it. @internal Does not follow semver. */
 export interface ResolvedTool {
   readonly descriptor: ToolDescriptor;
-  readonly handler: HandlerConfig;
+  readonly handler: ExecutableHandler;
   /** For an openapi tool: the operation it calls. */
   readonly operation?: OpenApiOperation;
 }
@@ -25,11 +26,11 @@ export interface ResolvedTool {
 export interface Discovery {
   /** The tool named `name`: a static tool at once, a discovered one after the first discovery. */
   resolve(name: string): Promise<ResolvedTool | undefined>;
-  /** The static tool named `name` (the same as `resolve` gives for it), or undefined for any other name. */
+  /** The static or platform tool named `name` (the same as `resolve` gives for it), or undefined for any other name. */
   resolveStatic(name: string): ResolvedTool | undefined;
   /** Re-runs discovery for every mcp/openapi handler; swaps the set only when all succeed. */
   refresh(): Promise<void>;
-  /** Static tools, then discovered ones. */
+  /** Static tools, then discovered ones, then platform tools. */
   tools(): readonly ToolDescriptor[];
   /** The (lazily created, reused) MCP client of a handler. */
   mcpClient(handler: McpHandlerConfig): McpToolClient;
@@ -39,13 +40,16 @@ export interface Discovery {
 /** @internal Does not follow semver. */
 export function createDiscovery(deps: {
   readonly registry: ToolRegistry;
+  /** The executor's platform tools, by name (already checked against the registry's names). */
+  readonly platform: ReadonlyMap<string, ResolvedTool>;
   readonly dispatcher: () => HttpDispatcher;
   readonly clock: Clock;
   readonly logger: Logger;
   /** The handler's own auth header, resolved on every request (so rotated credentials apply). */
   readonly authHeaders: (handler: HandlerConfig) => Promise<Record<string, string>>;
 }): Discovery {
-  const { registry } = deps;
+  const { registry, platform } = deps;
+  const platformTools = [...platform.values()].map((t) => t.descriptor);
   const mcpClients = new Map<string, McpToolClient>();
   let discovered: Map<string, ResolvedTool> | undefined;
   let running: Promise<void> | undefined;
@@ -69,7 +73,7 @@ export function createDiscovery(deps: {
 
   async function discover(): Promise<void> {
     const next = new Map<string, ResolvedTool>();
-    const owner = new Map<string, string>(registry.tools.map((t) => [t.name, t.handlerName]));
+    const owner = new Map<string, string>([...registry.tools, ...platformTools].map((t) => [t.name, t.handlerName]));
     const issues: ManifestIssue[] = [];
     const duplicates: DuplicateTool[] = [];
     const add = (tool: ResolvedTool, index: number): void => {
@@ -118,7 +122,7 @@ export function createDiscovery(deps: {
     let resolved = statics.get(name);
     if (resolved !== undefined) return resolved;
     const descriptor = registry.getTool(name);
-    if (descriptor === undefined) return undefined;
+    if (descriptor === undefined) return platform.get(name);
     const handler = registry.getHandler(descriptor.handlerName);
     if (handler === undefined) return undefined;
     resolved = { descriptor, handler };
@@ -129,18 +133,16 @@ export function createDiscovery(deps: {
   return {
     resolveStatic,
     async resolve(name) {
-      const descriptor = registry.getTool(name);
-      if (descriptor !== undefined) {
-        const handler = registry.getHandler(descriptor.handlerName);
-        return handler === undefined ? undefined : { descriptor, handler };
-      }
+      const known = resolveStatic(name);
+      if (known !== undefined || registry.getTool(name) !== undefined) return known;
       if (registry.discoveredHandlers.length === 0) return undefined;
       if (discovered === undefined) await refresh();
       return discovered?.get(name);
     },
     refresh,
     tools() {
-      return discovered === undefined ? registry.tools : [...registry.tools, ...[...discovered.values()].map((t) => t.descriptor)];
+      if (discovered === undefined) return platformTools.length === 0 ? registry.tools : [...registry.tools, ...platformTools];
+      return [...registry.tools, ...[...discovered.values()].map((t) => t.descriptor), ...platformTools];
     },
     mcpClient,
     async close() {

@@ -1,4 +1,4 @@
-import { OmniaToolsError, type JsonValue } from "../core/index.js";
+import type { JsonValue, OmniaToolsError } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { Identity } from "../headers/index.js";
 import type { Conversation } from "../breaker/index.js";
@@ -94,46 +94,3 @@ export interface ClientOutcome extends OutcomeBase {
  * @public
  */
 export type ToolOutcome = SuccessOutcome | ErrorOutcome | DeniedOutcome | ClientOutcome;
-
-/**
- * The model called a tool the registry does not serve: `tool "<name>" not found`.
- * @public
- */
-export class UnknownToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_UNKNOWN_TOOL";
-}
-
-/**
- * The tool-call arguments are not valid JSON. The backend is never called.
- * @public
- */
-export class InvalidArgumentsError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_INVALID_ARGUMENTS";
-}
-
-/**
- * A handler's credentials could not be resolved: `handler "<h>" auth: <why>`.
- * Happens before any request and never counts as a breaker failure.
- * @public
- */
-export class AuthError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_AUTH";
-}
-
-/**
- * The client's tool failed: a rejection without `isDenied`. The model sees
- * `Tool rejected: <reason>`.
- * @public
- */
-export class ClientToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_CLIENT_TOOL";
-}
-
-/**
- * A backend failed in a way no more specific error describes (an error thrown
- * by a host-supplied resolver, for instance). The cause is kept.
- * @public
- */
-export class BackendError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_BACKEND";
-}

@@ -1,5 +1,5 @@
 import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/index.js";
-import type { HttpHandlerConfig, HttpRetryPolicy } from "../manifest/index.js";
+import type { HttpHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import {
   buildParsedHttpRequest,
@@ -14,20 +14,13 @@ import {
 import {
   classifyHttpError,
   classifyHttpStatus,
-  createRetryPolicy,
   runAbortableAttempt,
   type AttemptAbort,
   type AttemptOutcome,
   type HttpRetryRules,
-  type RetryPolicyOptions,
 } from "../retry/index.js";
-
-/** The success value of an attempt, whatever the transport. @internal Does not follow semver. */
-export interface BackendSuccess {
-  readonly result: JsonValue;
-  readonly resultJson: string;
-  readonly truncated?: true;
-}
+import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
+import { httpRetrySetup } from "./retry-setup.js";
 
 /** One HTTP exchange: what came back and what it means for the model. @internal Does not follow semver. */
 export interface HttpExchange {
@@ -36,45 +29,8 @@ export interface HttpExchange {
   readonly interpretation: HttpInterpretation;
 }
 
-const NO_RETRY_RULES: HttpRetryRules = Object.freeze({ retryOn: Object.freeze([]), retryOnNetworkError: false, respectRetryAfter: false });
-const NO_RETRY_SETUP = Object.freeze({ policy: normalizedPolicy({ maxAttempts: 1 }), rules: NO_RETRY_RULES });
-
 /**
- * The setup of each (frozen) retry policy of a loaded registry, built on its
- * first call: a policy that `createRetryPolicy` has normalised is taken as is
- * by `runWithRetry`, where a fresh options object was validated on every call.
- */
-const setups = new WeakMap<HttpRetryPolicy, { policy: RetryPolicyOptions; rules: HttpRetryRules }>();
-
-/** An http/openapi retry policy and its rules; no `retryPolicy` means one attempt. @internal Does not follow semver. */
-export function httpRetrySetup(rp: HttpRetryPolicy | undefined): { policy: RetryPolicyOptions; rules: HttpRetryRules } {
-  if (rp === undefined) return NO_RETRY_SETUP;
-  let setup = setups.get(rp);
-  if (setup === undefined) {
-    setup = {
-      policy: normalizedPolicy({ maxAttempts: rp.maxAttempts, initialBackoffMs: rp.initialBackoffMs, backoffMultiplier: rp.backoffMultiplier, maxBackoffMs: rp.maxBackoffMs }),
-      rules: { retryOn: rp.retryOn, retryOnNetworkError: rp.retryOnNetworkError, respectRetryAfter: rp.respectRetryAfter },
-    };
-    if (Object.isFrozen(rp)) setups.set(rp, setup);
-  }
-  return setup;
-}
-
-/**
- * The policy as `createRetryPolicy` normalises it; options it rejects are
- * returned as they are, so that `runWithRetry` rejects them on the call, as before.
- * @internal Does not follow semver.
- */
-export function normalizedPolicy(options: RetryPolicyOptions): RetryPolicyOptions {
-  try {
-    return createRetryPolicy(options);
-  } catch {
-    return options;
-  }
-}
-
-/**
- * The exchange of an `http` handler: build the request (http.md §2; Go
+ * The exchange of an `http` handler: build the request (Go's executor
  * rebuilds it per attempt), send it, read at most 10 MiB, interpret.
  * @internal Does not follow semver.
  */
@@ -110,13 +66,13 @@ export async function httpAttempt(
     readonly clock: Clock;
     readonly timeoutMs: number;
     readonly rules: HttpRetryRules;
-    readonly signal: AbortSignal | undefined;
     readonly logger: Logger;
     readonly toolName: string;
   },
+  signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-  const settled = await runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal: deps.signal });
+  const settled = await runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal });
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();
@@ -152,4 +108,36 @@ export async function httpAttempt(
       return { kind: "failure", error: interpretation.error, ...classifyHttpStatus(status, retryAfter, deps.rules, deps.clock.now()) };
     }
   }
+}
+
+/**
+ * The `http` backend: one request per attempt, built from the manifest and the
+ * arguments, with the identity, auth, secret, injected and delegation headers.
+ * @internal Does not follow semver.
+ */
+export function createHttpBackend(env: BackendEnv): Backend {
+  const dispatcher = (): HttpDispatcher => env.dispatcher();
+  return {
+    prepare(call: BackendCall): PreparedCall {
+      const handler = call.handler as HttpHandlerConfig;
+      const exchange = httpExchange(
+        handler,
+        call.rawArgs,
+        {
+          identity: call.identity,
+          agent: env.agent,
+          auth: call.auth,
+          headersFromSecret: call.secretHeaders,
+          injected: call.injected,
+          delegationToken: call.delegationToken,
+          logger: env.logger,
+        },
+        dispatcher,
+        call.args,
+      );
+      const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
+      const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, rules: setup.rules, logger: env.logger, toolName: call.toolName };
+      return { policy: setup.policy, attempt: (signal) => httpAttempt(exchange, deps, signal) };
+    },
+  };
 }

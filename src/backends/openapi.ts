@@ -1,0 +1,32 @@
+import type { OpenApiHandlerConfig } from "../manifest/index.js";
+import { executeOpenApiOperation } from "../openapi/index.js";
+import type { AttemptAbort } from "../retry/index.js";
+import { UnknownToolError } from "../core/index.js";
+import type { Backend, BackendCall, BackendEnv, PreparedCall } from "./backend.js";
+import { httpAttempt, type HttpExchange } from "./http.js";
+import { httpRetrySetup } from "./retry-setup.js";
+
+/**
+ * The `openapi` backend: the discovered operation's request per attempt, over
+ * the same HTTP attempt (breaker, timeout, classification) as `http`.
+ * @internal Does not follow semver.
+ */
+export function createOpenApiBackend(env: BackendEnv): Backend {
+  return {
+    prepare(call: BackendCall): PreparedCall {
+      const handler = call.handler as OpenApiHandlerConfig;
+      const operation = call.operation;
+      if (operation === undefined) throw new UnknownToolError(`tool ${JSON.stringify(call.toolName)} not found`);
+      const context = { identity: call.identity, agent: env.agent, auth: call.auth, injected: call.injected, delegationToken: call.delegationToken, logger: env.logger };
+      const rawArgs = call.rawArgs;
+      const exchange = async (abort: AttemptAbort): Promise<HttpExchange> => {
+        const out = await executeOpenApiOperation(env.dispatcher(), operation, rawArgs, context, { abort });
+        const raw = out.response.headers["retry-after"];
+        return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
+      };
+      const setup = httpRetrySetup(handler.openAPIConfig.retryPolicy);
+      const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, rules: setup.rules, logger: env.logger, toolName: call.toolName };
+      return { policy: setup.policy, attempt: (signal) => httpAttempt(exchange, deps, signal) };
+    },
+  };
+}

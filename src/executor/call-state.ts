@@ -1,0 +1,77 @@
+import type { JsonValue } from "../core/index.js";
+import type { Identity } from "../headers/index.js";
+import type { CircuitBreaker } from "../breaker/index.js";
+import type { PolicyAudit } from "../policy/index.js";
+import type { OpenApiOperation } from "../openapi/index.js";
+import type { ExecutableHandler } from "../backends/index.js";
+import type { CallContext, ToolCall } from "./outcome.js";
+import { parseArguments } from "./stages/parse-arguments.js";
+
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
+
+/**
+ * One call on its way through the stages: what the call is, and what each
+ * stage found so far. It is the backend's view of the call too, so a backend
+ * reads the arguments and credentials without a copy (once resolved, it is a
+ * `BackendCall`). One class (every field
+ * set in the constructor) keeps the object's shape the same for every call.
+ * @internal Does not follow semver.
+ */
+export class CallState {
+  readonly call: ToolCall;
+  readonly ctx: CallContext;
+  readonly callId: string;
+  readonly toolName: string;
+  readonly identity: Identity | undefined;
+  readonly startedAt: number;
+  readonly sessionId: string | undefined;
+  /** The resolve stage: the handler (undefined until resolved, and for an unknown tool). */
+  handler: ExecutableHandler | undefined = undefined;
+  operation: OpenApiOperation | undefined = undefined;
+  /** The arguments as the model produced them: JSON text or a parsed value. */
+  readonly rawArgs: string | JsonValue | undefined;
+  /** The parsed arguments (`undefined` for empty text). */
+  readonly args: JsonValue | undefined;
+  /** Why the argument text is not JSON; reported by the parse stage, after the tool is resolved. */
+  readonly argsError: string | undefined;
+  /** The arguments as recorded: the parsed value (`null` for none), or the raw text when it is not JSON. */
+  readonly recordedArgs: JsonValue | string;
+  /** The policy stage. */
+  injected: Readonly<Record<string, string>> | undefined = undefined;
+  audit: PolicyAudit | undefined = undefined;
+  /** The credentials stage. */
+  auth: Readonly<Record<string, string>> = NONE;
+  secretHeaders: Readonly<Record<string, string>> = NONE;
+  delegationToken: string | undefined = undefined;
+  breaker: CircuitBreaker | undefined = undefined;
+  /** Attempts that got past the breaker. */
+  attempts = 0;
+
+  constructor(call: ToolCall, ctx: CallContext, startedAt: number) {
+    this.call = call;
+    this.ctx = ctx;
+    this.callId = call.id;
+    this.toolName = call.name;
+    this.identity = ctx.identity;
+    this.startedAt = startedAt;
+    this.sessionId = ctx.identity?.sessionId || undefined;
+    this.rawArgs = call.arguments;
+    // Parsed at once, as Omnia's executor does, so that every record (an unknown tool's too)
+    // carries the parsed arguments; a parse failure is reported by the parse stage.
+    const parsed = parseArguments(call.arguments);
+    if (parsed.ok) {
+      this.args = parsed.value;
+      this.argsError = undefined;
+      this.recordedArgs = parsed.value ?? null;
+    } else {
+      this.args = undefined;
+      this.argsError = parsed.message;
+      this.recordedArgs = call.arguments as string;
+    }
+  }
+
+  /** The resolved handler: only stages after resolution call it. */
+  get resolvedHandler(): ExecutableHandler {
+    return this.handler!;
+  }
+}

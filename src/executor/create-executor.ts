@@ -1,0 +1,118 @@
+import { ClosedError, noopLogger, systemClock } from "../core/index.js";
+import { createCircuitBreakers } from "../breaker/index.js";
+import { interpretClientResult, PendingClientCalls, type ClientToolResult } from "../client-tools/index.js";
+import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
+import { createBackendTable } from "../backends/index.js";
+import { resolveAuthHeaders, type WorkloadTokenCache } from "./auth.js";
+import { CallState } from "./call-state.js";
+import { createDiscovery } from "./discovery.js";
+import { validateOptions } from "./options.js";
+import { ClientToolError } from "../core/index.js";
+import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
+import { bindPlatformTools } from "./platform-tools.js";
+import { createReport } from "./report.js";
+import type { ExecutorRuntime } from "./runtime.js";
+import { runAttempts } from "./stages/attempts.js";
+import { handOffClientCall } from "./stages/client-handoff.js";
+import { resolveCredentials } from "./stages/credentials.js";
+import { checkArguments } from "./stages/parse-arguments.js";
+import { decidePolicy } from "./stages/policy.js";
+import { resolveTool } from "./stages/resolve-tool.js";
+import type { ToolExecutor, ToolExecutorOptions } from "./types.js";
+
+/**
+ * Creates a tool executor over a loaded registry.
+ *
+ * @example
+ * ```ts
+ * const registry = loadToolRegistry(readFileSync("registry.yaml", "utf8"));
+ * const executor = createToolExecutor({ registry, agent: { name: "support", namespace: "agents" } });
+ * const outcome = await executor.execute({ id: "c1", name: "lookup", arguments: '{"id":1}' });
+ * if (outcome.status === "success") console.log(outcome.resultJson);
+ * await executor.close();
+ * ```
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option, a missing registry or a malformed platform tool
+ * @throws DuplicateToolError (`ERR_OMNIA_DUPLICATE_TOOL`) for a platform tool named like a registry tool
+ * @public
+ */
+export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
+  validateOptions(options);
+  const { registry } = options;
+  const logger = options.logger ?? noopLogger;
+  const clock = options.clock ?? systemClock;
+  const credentials = { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock };
+  const workloadCache: WorkloadTokenCache = new Map();
+  let ownAgent: HttpDispatcher | undefined;
+  const dispatcher = (): HttpDispatcher => options.dispatcher ?? (ownAgent ??= createDefaultDispatcher());
+  const discovery = createDiscovery({
+    registry,
+    platform: bindPlatformTools(registry, options.platformTools),
+    dispatcher,
+    clock,
+    logger,
+    authHeaders: (handler) => resolveAuthHeaders(handler, credentials, workloadCache),
+  });
+  const rt: ExecutorRuntime = {
+    registry,
+    agent: options.agent,
+    logger,
+    clock,
+    random: options.random ?? Math.random,
+    breakers: options.breakers ?? createCircuitBreakers({ clock, logger }),
+    policy: options.policy,
+    delegation: options.delegation,
+    credentials,
+    workloadCache,
+    report: createReport({ recorder: options.recorder, logger, clock }),
+    discovery,
+    backends: createBackendTable({ clock, logger, agent: options.agent, dispatcher, mcpClient: (handler) => discovery.mcpClient(handler) }),
+    pending: new PendingClientCalls<CallState>(clock, options.clientCallTimeoutMs),
+  };
+  let closed = false;
+
+  /** Omnia's order of stages; each returns an outcome to end the call, or undefined to go on. */
+  async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
+    if (closed) throw new ClosedError("execute: the executor is closed");
+    const state = new CallState(call, ctx, clock.now());
+    rt.report.started(state);
+    return (
+      (await resolveTool(rt, state)) ??
+      checkArguments(rt.report, state) ??
+      handOffClientCall(rt, state) ??
+      (await decidePolicy(rt, state)) ??
+      (await resolveCredentials(rt, state)) ??
+      (await runAttempts(rt, state))
+    );
+  }
+
+  function completeClientCall(result: ClientToolResult): ToolOutcome {
+    const state = rt.pending.take(result.callId);
+    const meaning = interpretClientResult(result);
+    if (meaning.status === "success") return rt.report.finish(state, meaning);
+    // The record keeps the client's reason; the model sees `Tool rejected: <reason>`.
+    if (meaning.status === "denied") return rt.report.finish(state, meaning, meaning.reason);
+    return rt.report.finish(state, { status: "error", message: meaning.message, error: new ClientToolError(meaning.message) }, meaning.reason);
+  }
+
+  return {
+    execute,
+    completeClientCall,
+    on: (event, listener) => rt.report.on(event, listener),
+    get tools() {
+      return discovery.tools();
+    },
+    async refresh() {
+      if (closed) throw new ClosedError("refresh: the executor is closed");
+      await discovery.refresh();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      rt.pending.clear();
+      await Promise.all([discovery.close(), ...Object.values(rt.backends).map((b) => b.close?.())]);
+      // destroy(), not close(): undici's close() would wait for calls still in flight (forever with
+      // timeout 0); those calls end as abandoned attempts instead, never as breaker failures.
+      await ownAgent?.destroy();
+    },
+  };
+}

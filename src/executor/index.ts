@@ -1,0 +1,16 @@
+export { createToolExecutor } from "./create-executor.js";
+export type { ToolExecutor, ToolExecutorOptions, ToolExecutorEvents, DelegationSource } from "./types.js";
+export { SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS } from "./sandbox.js";
+export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError } from "../core/index.js";
+export type {
+  ToolCall,
+  CallContext,
+  ToolOutcome,
+  OutcomeBase,
+  SuccessOutcome,
+  ErrorOutcome,
+  DeniedOutcome,
+  ClientOutcome,
+} from "./outcome.js";
+export type { SecretResolver, WorkloadTokenAcquirer } from "./auth.js";
+export type { PlatformTool, PlatformToolContext } from "../backends/index.js";

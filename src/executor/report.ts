@@ -1,0 +1,115 @@
+import { BackendError, isOmniaToolsError, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
+import type { Recorder, ToolCallRecord } from "../records/index.js";
+import type { ClientToolRequest } from "../client-tools/index.js";
+import type { CallState } from "./call-state.js";
+import type { ToolOutcome } from "./outcome.js";
+import type { ToolExecutorEvents } from "./types.js";
+
+/** How a call ended, before the fields every outcome carries are added. @internal Does not follow semver. */
+export type Ending =
+  | { readonly status: "success"; readonly result: JsonValue; readonly resultJson: string; readonly truncated?: true }
+  | { readonly status: "error"; readonly message: string; readonly error: OmniaToolsError }
+  | { readonly status: "denied"; readonly message: string; readonly reason: string };
+
+/**
+ * The one place where a call's outcome is built and where its record and its
+ * events are produced: every stage ends a call through it, so an observer
+ * (records, events, and later spans and metrics) is fed here and nowhere else.
+ * @internal Does not follow semver.
+ */
+export interface Report {
+  /** The call started (the `tool_call` event). */
+  started(state: CallState): void;
+  /** Ends the call: builds the outcome, records it once, emits `tool_result`. `recordMessage` replaces the message in the record. */
+  finish(state: CallState, ending: Ending, recordMessage?: string): ToolOutcome;
+  /** Ends the call with an error outcome whose message is the error's. */
+  fail(state: CallState, error: OmniaToolsError): ToolOutcome;
+  /** A client tool handed off to the host: an outcome, no record yet (it is recorded when it completes). */
+  handedOff(state: CallState, request: ClientToolRequest): ToolOutcome;
+  /** Subscribes to an event; the handle unsubscribes. */
+  on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
+}
+
+/** @internal Does not follow semver. */
+export function createReport(deps: { readonly recorder: Recorder | undefined; readonly logger: Logger; readonly clock: Clock }): Report {
+  const { recorder, logger, clock } = deps;
+  const listeners: { [E in keyof ToolExecutorEvents]: Set<(payload: ToolExecutorEvents[E]) => void> } = { tool_call: new Set(), tool_result: new Set() };
+
+  function emit<E extends keyof ToolExecutorEvents>(event: E, payload: ToolExecutorEvents[E]): void {
+    for (const listener of listeners[event]) {
+      try {
+        listener(payload);
+      } catch (e) {
+        logger.error("tool executor: an event listener threw", { event, error: toError(e).message });
+      }
+    }
+  }
+
+  function record(r: ToolCallRecord): void {
+    try {
+      const out = recorder!.record(r);
+      if (out !== undefined && typeof (out as Promise<void>).then === "function") {
+        (out as Promise<void>).then(undefined, (e: unknown) => logger.error("failed to record tool call", { toolName: r.toolName, callId: r.callId, error: toError(e).message }));
+      }
+    } catch (e) {
+      logger.error("failed to record tool call", { toolName: r.toolName, callId: r.callId, error: toError(e).message });
+    }
+  }
+
+  function finish(state: CallState, ending: Ending, recordMessage?: string): ToolOutcome {
+    const durationMs = clock.now() - state.startedAt;
+    const handler = state.handler;
+    const handlerType = handler?.type ?? "";
+    const { callId, toolName } = state;
+    // No recorder: no record to build (it was most of this function's cost per call).
+    if (recorder !== undefined) {
+      const sessionId = state.sessionId;
+      const audit = state.audit;
+      record({
+        callId,
+        ...(sessionId === undefined ? {} : { sessionId }),
+        toolName,
+        handlerName: handler?.name ?? "",
+        handlerType,
+        execution: handlerType === "client" ? "client" : "server",
+        status: ending.status,
+        arguments: state.recordedArgs,
+        ...(ending.status === "success" ? { result: ending.result } : { errorMessage: recordMessage ?? ending.message }),
+        ...(audit === undefined ? {} : { policyAudit: audit }),
+        startedAt: state.startedAt,
+        durationMs,
+        attempts: state.attempts,
+      });
+    }
+    if (listeners.tool_result.size > 0) emit("tool_result", { callId, name: toolName, ok: ending.status === "success", durationMs });
+    if (ending.status !== "success") return { ...ending, toolName, callId, handlerType, durationMs };
+    // The success outcome as one literal (same keys, same order): spreading it cost more than the rest of the call's bookkeeping.
+    const { result, resultJson } = ending;
+    return ending.truncated === true
+      ? { status: "success", result, resultJson, truncated: true, toolName, callId, handlerType, durationMs }
+      : { status: "success", result, resultJson, toolName, callId, handlerType, durationMs };
+  }
+
+  return {
+    started(state) {
+      if (listeners.tool_call.size > 0) emit("tool_call", { callId: state.callId, name: state.toolName });
+    },
+    finish,
+    fail: (state, error) => finish(state, { status: "error", message: error.message, error }),
+    handedOff(state, request) {
+      return { status: "client", request, toolName: state.toolName, callId: state.callId, handlerType: "client", durationMs: clock.now() - state.startedAt };
+    },
+    on(event, listener) {
+      const set = listeners[event] as Set<typeof listener>;
+      set.add(listener);
+      return { dispose: () => void set.delete(listener) };
+    },
+  };
+}
+
+/** Everything that reaches an outcome is an OmniaToolsError; anything else is wrapped, never passed raw. @internal Does not follow semver. */
+export function asOmniaError(e: unknown): OmniaToolsError {
+  if (isOmniaToolsError(e)) return e;
+  const error = toError(e);
+  return new BackendError(error.message, { cause: error });
+}

@@ -1,0 +1,67 @@
+import { runWithRetry, type AttemptContext, type AttemptOutcome, type RetryResult } from "../../retry/index.js";
+import type { BackendCall, BackendSuccess, PreparedCall } from "../../backends/index.js";
+import type { CallState } from "../call-state.js";
+import type { ToolOutcome } from "../outcome.js";
+import { asOmniaError } from "../report.js";
+import type { ExecutorRuntime } from "../runtime.js";
+import { dialOnce, SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS, sandboxTarget } from "../sandbox.js";
+
+/**
+ * Stage 6, the attempts: the handler type's backend prepares the call, then
+ * the retry loop runs attempts of (attempt timeout → breaker → backend
+ * attempt); the backend's interpretation of each decides success, failure
+ * and whether to retry. A breaker rejection is not counted as an attempt.
+ *
+ * A handler with a `sandbox` block reaches a different sandbox in each
+ * conversation: its breaker and reachability are the conversation's, keyed by
+ * the handler name. A sandbox already proven reachable in the conversation is
+ * dialled once before the call; a dead one fails the call at once, with no
+ * retry and no breaker event. Without a conversation, the tool's breaker applies.
+ *
+ * A caller abort abandons the call: recorded, then thrown to the host.
+ * @internal Does not follow semver.
+ */
+export async function runAttempts(rt: ExecutorRuntime, state: CallState): Promise<ToolOutcome> {
+  const handler = state.resolvedHandler;
+  const { ctx } = state;
+  if (handler.type === "client") throw new TypeError("runAttempts: client calls are handed off");
+  const claim = handler.type !== "platform" && handler.sandbox !== undefined && ctx.conversation !== undefined ? handler.name : undefined;
+  // Platform tools run in this process: no breaker.
+  state.breaker = handler.type === "platform" ? undefined : claim === undefined ? rt.breakers.get(state.toolName) : ctx.conversation!.breakers.get(claim);
+
+  let prepared: PreparedCall;
+  try {
+    // The state is the backend's view of the call: its handler is set (resolved above).
+    prepared = rt.backends[handler.type].prepare(state as BackendCall);
+  } catch (e) {
+    return rt.report.fail(state, asOmniaError(e));
+  }
+
+  if (claim !== undefined && ctx.conversation!.reachability.isProven(claim)) {
+    const target = handler.type === "platform" ? undefined : sandboxTarget(handler);
+    const reason = target === undefined ? undefined : await dialOnce(target, rt.clock, SANDBOX_DIAL_TIMEOUT_MS, ctx.signal);
+    if (reason !== undefined) return rt.report.fail(state, new SandboxUnreachableError(claim, reason));
+  }
+
+  let result: RetryResult<BackendSuccess>;
+  try {
+    result = await runWithRetry<BackendSuccess>(counted(state, prepared), { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal: ctx.signal });
+  } catch (e) {
+    rt.report.fail(state, asOmniaError(e));
+    throw e;
+  }
+  if (result.status === "success") {
+    if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
+    return rt.report.finish(state, { status: "success", ...result.value });
+  }
+  return rt.report.fail(state, asOmniaError(result.error));
+}
+
+/** Each attempt of `prepared`, counting those that got past the breaker (a rejection throws before the count). */
+function counted(state: CallState, prepared: PreparedCall): (a: AttemptContext) => Promise<AttemptOutcome<BackendSuccess>> {
+  return async (a) => {
+    const out = await prepared.attempt(a.signal);
+    state.attempts++;
+    return out;
+  };
+}

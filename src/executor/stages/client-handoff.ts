@@ -1,0 +1,31 @@
+import { NO_CLIENT_REASON, type ClientToolRequest } from "../../client-tools/index.js";
+import type { CallState } from "../call-state.js";
+import type { ToolOutcome } from "../outcome.js";
+import type { ExecutorRuntime } from "../runtime.js";
+
+/**
+ * Stage 3, hand a client tool off: without a client that can answer
+ * (`ctx.clientToolsAvailable` not true), it is denied at once; otherwise it
+ * becomes pending and the host gets the request to forward. Client tools pass
+ * no policy decision and no backend: the client executes them.
+ * @internal Does not follow semver.
+ */
+export function handOffClientCall(rt: ExecutorRuntime, state: CallState): ToolOutcome | undefined {
+  const handler = state.resolvedHandler;
+  if (handler.type !== "client") return undefined;
+  if (state.ctx.clientToolsAvailable !== true) {
+    return rt.report.finish(state, { status: "denied", message: `Tool rejected: ${NO_CLIENT_REASON}`, reason: NO_CLIENT_REASON }, NO_CLIENT_REASON);
+  }
+  const { call } = state;
+  const request: ClientToolRequest = {
+    callId: call.id,
+    name: call.name,
+    argumentsJson: typeof call.arguments === "string" && call.arguments !== "" ? call.arguments : JSON.stringify(state.args ?? null),
+    ...(handler.clientConfig.consentMessage === undefined ? {} : { consentMessage: handler.clientConfig.consentMessage }),
+    ...(handler.clientConfig.categories.length === 0 ? {} : { categories: handler.clientConfig.categories }),
+  };
+  rt.pending.add(call.id, state, (pendingState, reason) => {
+    rt.report.finish(pendingState, { status: "denied", message: `Tool rejected: ${reason}`, reason }, reason);
+  });
+  return rt.report.handedOff(state, request);
+}

@@ -1,0 +1,28 @@
+import { UnknownToolError } from "../../core/index.js";
+import type { CallState } from "../call-state.js";
+import type { ToolOutcome } from "../outcome.js";
+import { asOmniaError } from "../report.js";
+import type { ExecutorRuntime } from "../runtime.js";
+import type { ResolvedTool } from "../discovery.js";
+
+/**
+ * Stage 1, resolve the tool: a static or platform tool at once (no await on
+ * that path), a discovered one after its handler's discovery. An unknown name
+ * fails with `tool "<name>" not found`; a failed discovery fails this call, and
+ * the next call tries again.
+ * @internal Does not follow semver.
+ */
+export function resolveTool(rt: ExecutorRuntime, state: CallState): ToolOutcome | undefined | Promise<ToolOutcome | undefined> {
+  const resolved = rt.discovery.resolveStatic(state.toolName);
+  if (resolved !== undefined) return bind(state, resolved);
+  return rt.discovery.resolve(state.toolName).then(
+    (found) => (found === undefined ? rt.report.fail(state, new UnknownToolError(`tool ${JSON.stringify(state.toolName)} not found`)) : bind(state, found)),
+    (e: unknown) => rt.report.fail(state, asOmniaError(e)),
+  );
+}
+
+function bind(state: CallState, resolved: ResolvedTool): undefined {
+  state.handler = resolved.handler;
+  state.operation = resolved.operation;
+  return undefined;
+}

@@ -1,0 +1,123 @@
+import type { Clock, Logger } from "../core/index.js";
+import type { ToolDescriptor, ToolRegistry } from "../manifest/index.js";
+import type { AgentInfo, Identity } from "../headers/index.js";
+import type { CircuitBreakers } from "../breaker/index.js";
+import type { PolicyOption } from "../policy/index.js";
+import type { Recorder } from "../records/index.js";
+import type { ClientToolResult } from "../client-tools/index.js";
+import type { HttpDispatcher } from "../http/index.js";
+import type { PlatformTool } from "../backends/index.js";
+import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
+import type { SecretResolver, WorkloadTokenAcquirer } from "./auth.js";
+
+/**
+ * Mints the delegation JWT sent as `x-omnia-delegation` for a handler with
+ * `delegation.enabled` (contract 1.9.0).
+ * @public
+ */
+export type DelegationSource = (request: {
+  readonly toolName: string;
+  readonly handlerName: string;
+  readonly identity: Identity | undefined;
+}) => string | Promise<string>;
+
+/**
+ * Progress events of the executor, for watchers such as `WatchInvocation`:
+ * they carry no arguments and no results, by design.
+ * @public
+ */
+export interface ToolExecutorEvents {
+  /** A call started. */
+  tool_call: { readonly callId: string; readonly name: string };
+  /** A call ended: `ok` is true for a success outcome. */
+  tool_result: { readonly callId: string; readonly name: string; readonly ok: boolean; readonly durationMs: number };
+}
+
+/**
+ * Options of {@link createToolExecutor}.
+ * @public
+ */
+export interface ToolExecutorOptions {
+  /** The loaded registry (`loadToolRegistry`). Required. */
+  readonly registry: ToolRegistry;
+  /** The runtime's agent: name, namespace, workspace, provider, model (x-omnia-* on every call). */
+  readonly agent?: AgentInfo;
+  /** The per-tool breaker set. Default: a new set owned by this executor. Share one set to share breakers. */
+  readonly breakers?: CircuitBreakers;
+  /** A policy decision hook, called once per server-executed call before any backend call. Default: none. */
+  readonly policy?: PolicyOption;
+  /** Receives one record per call. Default: none. */
+  readonly recorder?: Recorder;
+  /** Default: discard. */
+  readonly logger?: Logger;
+  /** Every timeout, backoff and breaker runs on it. Default `systemClock`. */
+  readonly clock?: Clock;
+  /** The undici dispatcher for HTTP backends. Default: an `Agent` the executor creates lazily and closes in `close()`. */
+  readonly dispatcher?: HttpDispatcher;
+  /** Resolves `auth.secretRef` and `headersFromSecret`. Default: read the operator's mounted token files. */
+  readonly secrets?: SecretResolver;
+  /** Acquires workload-identity tokens. Default: none (such handlers fail every call). */
+  readonly workloadIdentity?: WorkloadTokenAcquirer;
+  /** Mints delegation tokens. Default: none (no `x-omnia-delegation`). */
+  readonly delegation?: DelegationSource;
+  /** Jitter source for retry backoff, values in [0, 1). Default `Math.random`. */
+  readonly random?: () => number;
+  /** Safety timeout for pending client calls, in ms; on expiry the call is recorded denied. Default: none. */
+  readonly clientCallTimeoutMs?: number;
+  /**
+   * Tools that run in this process, beside the registry's (memory, skills, or
+   * anything else a runtime registers itself), keyed by tool name. They are
+   * listed in `tools` with `handlerType: "platform"`, `handlerName: "platform"`
+   * and `execution: "server"`, and go through the same policy, records and
+   * events as any server tool, with a per-call timeout (`timeoutMs`, default
+   * 30 s) and no circuit breaker or retry. A name that a registry tool has too is
+   * refused with `DuplicateToolError`. Default: none.
+   */
+  readonly platformTools?: Readonly<Record<string, PlatformTool>>;
+}
+
+/**
+ * Executes tool calls the way Omnia's runtime does.
+ * @public
+ */
+export interface ToolExecutor {
+  /**
+   * Executes one call: resolve the tool → parse the arguments → hand a client
+   * tool off → policy → credentials → retry of (attempt timeout → breaker →
+   * backend attempt) → record and emit.
+   * Resolves to an outcome for every backend or model fault.
+   * @throws ClosedError after `close()`; AbortedError when `ctx.signal` aborts
+   */
+  execute(call: ToolCall, ctx?: CallContext): Promise<ToolOutcome>;
+  /**
+   * Completes a client call with the client's answer and records it.
+   * @throws UnknownClientCallError for a call id that is not pending
+   */
+  completeClientCall(result: ClientToolResult): ToolOutcome;
+  /**
+   * Every tool this executor serves: the registry's static tools, then the
+   * tools its mcp and openapi handlers discovered (after the first call that
+   * needed them, or after {@link ToolExecutor.refresh}), then its platform tools.
+   */
+  readonly tools: readonly ToolDescriptor[];
+  /**
+   * Runs discovery again for every mcp and openapi handler (MCP `tools/list`,
+   * the OpenAPI spec fetch) and swaps the discovered tool set once every
+   * handler succeeded. Discovery otherwise runs lazily on the first call of an
+   * unknown tool.
+   * @throws the discovery error (an `McpTransportError`, `OpenApiSpecError` or a
+   *   `DuplicateToolError` when a discovered name collides); the previous set stays
+   */
+  refresh(): Promise<void>;
+  /**
+   * Subscribes to progress events; the returned handle unsubscribes. A listener
+   * that throws is logged and does not affect the call.
+   */
+  on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
+  /**
+   * Closes what the executor created (its HTTP agent, gRPC and MCP clients) and waits for their sockets.
+   * Calls still in flight end at once (abandoned attempts, never breaker failures). Idempotent.
+   * Pending client calls are dropped.
+   */
+  close(): Promise<void>;
+}
