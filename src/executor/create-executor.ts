@@ -20,6 +20,9 @@ import { decidePolicy } from "./stages/policy.js";
 import { resolveTool } from "./stages/resolve-tool.js";
 import type { ToolExecutor, ToolExecutorOptions } from "./types.js";
 
+/** What a stage returns: an outcome ends the call, undefined goes on. */
+type Step = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
+
 /**
  * Creates a tool executor over a loaded registry.
  *
@@ -70,19 +73,24 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
   let closed = false;
 
-  /** Omnia's order of stages; each returns an outcome to end the call, or undefined to go on. */
+  /**
+   * Omnia's order of stages. Each returns an outcome to end the call or
+   * undefined to go on; a stage with nothing to wait for returns synchronously,
+   * and only a promise is awaited (each await costs the call a microtask).
+   */
   async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
     const state = new CallState(call, ctx, clock.now());
     rt.report.started(state);
-    return (
-      (await resolveTool(rt, state)) ??
-      checkArguments(rt.report, state) ??
-      handOffClientCall(rt, state) ??
-      (await decidePolicy(rt, state)) ??
-      (await resolveCredentials(rt, state)) ??
-      (await runAttempts(rt, state))
-    );
+    let step: Step = resolveTool(rt, state);
+    if (step !== undefined && (step = await step) !== undefined) return step;
+    if ((step = checkArguments(rt.report, state)) !== undefined) return step;
+    if ((step = handOffClientCall(rt, state)) !== undefined) return step;
+    step = decidePolicy(rt, state);
+    if (step !== undefined && (step = await step) !== undefined) return step;
+    step = resolveCredentials(rt, state);
+    if (step !== undefined && (step = await step) !== undefined) return step;
+    return await runAttempts(rt, state);
   }
 
   function completeClientCall(result: ClientToolResult): ToolOutcome {
