@@ -1,7 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Dispatcher } from "undici";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   AbortedError,
   ClosedError,
@@ -18,11 +16,18 @@ import {
   type Logger,
   type TimerHandle,
 } from "../core/index.js";
-import { McpArgumentsError, McpAuthError, McpTransportError } from "./errors.js";
+import { McpAuthError, McpTransportError } from "./errors.js";
 import { interpretMcpResult, type McpCallResult } from "./result.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { mcpToolAllowed } from "./tool-filter.js";
 import type { McpHandlerInput, McpToolDescriptor, McpTransportKind } from "./types.js";
+import { mcpArguments } from "./call-arguments.js";
+import { abortReason, causeCodeOf, describe, httpStatusOf, isProtocolError, rpcCodeOf } from "./error-text.js";
+import { McpHttp } from "./http-fetch.js";
+import { listServerTools } from "./list-tools.js";
+import { createScope, raceAbort, withDeadline, type Scope } from "./scope.js";
+import { ACCEPT_ALL_VALIDATOR, NO_SDK_TIMEOUT_MS, undelivered, type Exchange, type Session, type ValidHandler } from "./session.js";
+import { createMcpTransport } from "./transport.js";
 
 /**
  * How the client introduces itself in `initialize`, as Omnia's runtime does.
@@ -37,17 +42,6 @@ export const MCP_CLIENT_INFO = Object.freeze({ name: "omnia-runtime", version: "
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 /** How long `close()` waits for a streamable-http session's `DELETE` before dropping the connection. */
 const TERMINATE_TIMEOUT_MS = 2_000;
-/**
- * The SDK arms its own 60 s request timer unless given one (anti-pattern 4 in
- * STYLE.md): the largest delay `setTimeout` accepts disables it, and our
- * timeouts run on the injected clock instead.
- */
-const NO_SDK_TIMEOUT_MS = 2_147_483_647;
-/** A server that pages forever is cut off here. */
-const MAX_LIST_PAGES = 1_000;
-/** MCP's own headers: a credential or an injected header never replaces them. */
-const PROTECTED_HEADERS: ReadonlySet<string> = new Set(["mcp-session-id", "mcp-protocol-version"]);
-
 /**
  * Returns the headers to put on an outgoing MCP HTTP request, typically the
  * handler's credential (`{ Authorization: "Bearer …" }`). Called for **every**
@@ -218,12 +212,6 @@ export function createMcpToolClient(handler: McpHandlerInput, options: McpToolCl
   return new McpToolClientImpl(validateHandler(handler), options, connectTimeoutMs);
 }
 
-interface ValidHandler {
-  readonly name: string;
-  readonly kind: McpTransportKind;
-  readonly config: McpHandlerInput["mcpConfig"];
-  readonly url: URL | undefined;
-}
 
 function validateHandler(handler: McpHandlerInput): ValidHandler {
   const name = handler.name;
@@ -254,49 +242,6 @@ function validateHandler(handler: McpHandlerInput): ValidHandler {
   return { name, kind, config, url };
 }
 
-/** One connected MCP session: an SDK client bound to one transport. */
-interface Session {
-  readonly sdk: McpSdk;
-  readonly client: Client;
-  readonly transport: Transport;
-  readonly id: number;
-  /** Closed, broken or being closed: never used for a new request. */
-  dead: boolean;
-  /** Set once the session is on its way to being closed. */
-  retiring: boolean;
-  closing: Promise<void> | undefined;
-  /** HTTP requests of exchanges on this session still waiting for their response headers. */
-  readonly inflight: Set<Promise<unknown>>;
-  /** The header provider's failure while this session was connecting, if any. */
-  authFailure: McpAuthError | undefined;
-}
-
-/**
- * What became of one HTTP request. `not-taken`: answered 404 (the server does
- * not know the session), refused, or never sent; no server can have run it.
- * `taken`: anything else, including a failure after it was sent.
- */
-type Delivery = "taken" | "not-taken";
-
-/** One tool call or listing, as the fetch wrapper sees it. */
-interface Exchange {
-  readonly session: Session;
-  readonly headers: Readonly<Record<string, string>> | undefined;
-  readonly deliveries: Promise<Delivery>[];
-}
-
-/** A per-operation abort scope: the caller's signal, a deadline, or both. */
-interface Scope {
-  readonly signal: AbortSignal;
-  dispose(): void;
-}
-
-const ACCEPT_ALL_VALIDATOR = {
-  // Omnia's Go client does not validate structured content against a tool's
-  // outputSchema; neither do we (and no ajv instance is built per session).
-  getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }),
-};
-
 class McpToolClientImpl implements McpToolClient {
   readonly handlerName: string;
   readonly transport: McpTransportKind;
@@ -304,11 +249,7 @@ class McpToolClientImpl implements McpToolClient {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly connectTimeoutMs: number;
-  private readonly headerProvider: McpHeaderProvider | undefined;
-  private readonly hostDispatcher: Dispatcher | undefined;
-  private ownAgent: Agent | undefined;
-  /** The exchange (tool call or listing) an HTTP request belongs to: its headers and what became of its requests. */
-  private readonly exchanges = new AsyncLocalStorage<Exchange>();
+  private readonly http: McpHttp;
   private readonly lifecycle = new AbortController();
   private readonly pendingCloses = new Set<Promise<void>>();
   /** Every session not yet closed, so that `close()` can close them all at once. */
@@ -327,8 +268,7 @@ class McpToolClientImpl implements McpToolClient {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? noopLogger;
     this.connectTimeoutMs = connectTimeoutMs;
-    this.hostDispatcher = options.dispatcher;
-    this.headerProvider = options.headers;
+    this.http = new McpHttp(handler.name, options.headers, options.dispatcher);
     if (handler.kind === "stdio" && options.headers !== undefined) {
       this.logger.debug("mcp: stdio has no header channel; the header provider is ignored", { handler: handler.name });
     }
@@ -347,7 +287,7 @@ class McpToolClientImpl implements McpToolClient {
     const prefix = `handler ${JSON.stringify(this.handlerName)}: `;
     const scope = createScope(options.signal, options.timeoutMs, this.clock);
     try {
-      const tools = await this.exchange(scope, prefix, `${prefix}failed to list MCP tools: `, undefined, (session) => this.listAll(session, scope.signal));
+      const tools = await this.exchange(scope, prefix, `${prefix}failed to list MCP tools: `, undefined, (session) => listServerTools(session, { handlerName: this.handlerName, logger: this.logger, serves: (name) => this.serves(name) }, scope.signal));
       this.discovered = tools;
       return tools;
     } finally {
@@ -397,7 +337,7 @@ class McpToolClientImpl implements McpToolClient {
       const session = await this.sessionFor(scope, connectPrefix);
       const exchange: Exchange = { session, headers, deliveries: [] };
       try {
-        return await this.exchanges.run(exchange, () => op(session));
+        return await this.http.exchanges.run(exchange, () => op(session));
       } catch (error) {
         const fatal = this.settleFailure(error, session, scope);
         if (fatal !== undefined) throw fatal;
@@ -423,9 +363,7 @@ class McpToolClientImpl implements McpToolClient {
       for (const other of this.open) this.track(this.closeSession(other, false));
       if (this.connecting !== undefined) await this.connecting.catch(() => undefined);
       while (this.pendingCloses.size > 0) await Promise.all([...this.pendingCloses]);
-      const agent = this.ownAgent;
-      this.ownAgent = undefined;
-      if (agent !== undefined) await agent.destroy();
+      await this.http.destroy();
     })();
     return this.closing;
   }
@@ -470,7 +408,7 @@ class McpToolClientImpl implements McpToolClient {
 
   private async openSession(): Promise<Session> {
     const sdk = await loadMcpSdk();
-    const transport = this.createTransport(sdk);
+    const transport = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger);
     const client = new sdk.Client({ ...MCP_CLIENT_INFO }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL_VALIDATOR });
     const session: Session = { sdk, client, transport, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined };
     this.open.add(session);
@@ -483,7 +421,7 @@ class McpToolClientImpl implements McpToolClient {
     try {
       const connecting: Exchange = { session, headers: undefined, deliveries: [] };
       await raceAbort(
-        this.exchanges.run(connecting, () => client.connect(transport, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS })),
+        this.http.exchanges.run(connecting, () => client.connect(transport, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS })),
         scope.signal,
       );
     } catch (error) {
@@ -501,35 +439,6 @@ class McpToolClientImpl implements McpToolClient {
     }
     this.logger.debug("mcp: connected", { handler: this.handlerName, transport: this.transport, session: session.id });
     return session;
-  }
-
-  private createTransport(sdk: McpSdk): Transport {
-    const config = this.handler.config;
-    if (this.handler.kind === "stdio") {
-      const env = config.env === undefined ? undefined : { ...config.env };
-      const transport = new sdk.StdioClientTransport({
-        command: config.command as string,
-        args: [...(config.args ?? [])],
-        ...(env === undefined ? {} : { env }),
-        ...(config.workDir === undefined || config.workDir === "" ? {} : { cwd: config.workDir }),
-        stderr: "pipe",
-      });
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        this.logger.debug("mcp: stdio server stderr", { handler: this.handlerName, text: chunk.toString("utf8") });
-      });
-      return transport;
-    }
-    const url = this.handler.url as URL;
-    const fetch = this.fetch;
-    if (this.handler.kind === "sse") {
-      return new sdk.SSEClientTransport(url, { fetch, eventSourceInit: { fetch } });
-    }
-    // No background reconnection of the event stream: it would run on the SDK's
-    // own timers. A broken session is replaced on the next call instead.
-    return new sdk.StreamableHTTPClientTransport(url, {
-      fetch,
-      reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5 },
-    });
   }
 
   private onTransportError(session: Session, error: Error): void {
@@ -618,272 +527,6 @@ class McpToolClientImpl implements McpToolClient {
     if (this.closed) throw new ClosedError(`mcp handler ${JSON.stringify(this.handlerName)}: ${method}() after close()`);
   }
 
-  // --- tools/list ------------------------------------------------------------
 
-  private async listAll(session: Session, signal: AbortSignal): Promise<readonly McpToolDescriptor[]> {
-    const sdk = session.sdk;
-    const out: McpToolDescriptor[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const result = await session.client.request(
-        { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
-        sdk.ListToolsResultSchema,
-        { signal, timeout: NO_SDK_TIMEOUT_MS },
-      );
-      for (const tool of result.tools) {
-        if (!this.serves(tool.name)) {
-          this.logger.debug("mcp: tool filtered out", { handler: this.handlerName, tool: tool.name });
-          continue;
-        }
-        if (seen.has(tool.name)) {
-          this.logger.warn("mcp: the server listed a tool twice; keeping the first", { handler: this.handlerName, tool: tool.name });
-          continue;
-        }
-        seen.add(tool.name);
-        const descriptor: McpToolDescriptor = {
-          name: tool.name,
-          description: tool.description ?? "",
-          inputSchema: tool.inputSchema as JsonObject,
-          ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema as JsonObject }),
-        };
-        out.push(Object.freeze(descriptor));
-      }
-      if (result.nextCursor === undefined || result.nextCursor === "" || result.nextCursor === cursor) return Object.freeze(out);
-      cursor = result.nextCursor;
-    }
-    this.logger.warn("mcp: tools/list kept paging; stopped", { handler: this.handlerName, pages: MAX_LIST_PAGES });
-    return Object.freeze(out);
-  }
-
-  // --- HTTP ------------------------------------------------------------------
-
-  /**
-   * The fetch every MCP HTTP request goes through: the request's own headers,
-   * then the header provider's (the credential), then the exchange's
-   * (injected), later winning, except MCP's session and protocol-version
-   * headers. It also notes, for the exchange, whether each request was taken
-   * by a server that knows the session.
-   */
-  private readonly fetch: FetchLike = (url, init) => {
-    const exchange = this.exchanges.getStore();
-    const attempt = { dispatched: false };
-    const pending = this.send(url, init, exchange, attempt);
-    if (exchange !== undefined) {
-      const inflight = exchange.session.inflight;
-      inflight.add(pending);
-      const done = (): void => void inflight.delete(pending);
-      pending.then(done, done);
-    }
-    exchange?.deliveries.push(
-      pending.then(
-        (response): Delivery => (response.status === 404 ? "not-taken" : "taken"),
-        (error: unknown): Delivery => (!attempt.dispatched || causeCodeOf(error) === "ECONNREFUSED" ? "not-taken" : "taken"),
-      ),
-    );
-    return pending;
-  };
-
-  private async send(url: string | URL, init: RequestInit | undefined, exchange: Exchange | undefined, attempt: { dispatched: boolean }): Promise<Response> {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, key) => {
-      headers[key] = value;
-    });
-    let provided: Readonly<Record<string, string>> | undefined;
-    try {
-      provided = await this.provided();
-    } catch (error) {
-      if (exchange !== undefined && error instanceof McpAuthError) exchange.session.authFailure = error;
-      throw error;
-    }
-    for (const layer of [provided, exchange?.headers]) {
-      if (layer === undefined) continue;
-      for (const [key, value] of Object.entries(layer)) {
-        const lower = key.toLowerCase();
-        if (!PROTECTED_HEADERS.has(lower)) headers[lower] = value;
-      }
-    }
-    const signal = init?.signal;
-    if (signal?.aborted === true) throw signal.reason;
-    const dispatcher = this.hostDispatcher ?? (this.ownAgent ??= new Agent());
-    attempt.dispatched = true;
-    const response = await undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
-    return response as unknown as Response;
-  }
-
-  private async provided(): Promise<Readonly<Record<string, string>> | undefined> {
-    if (this.headerProvider === undefined) return undefined;
-    let headers: unknown;
-    try {
-      headers = await this.headerProvider();
-    } catch (error) {
-      throw new McpAuthError(this.handlerName, describe(error), { cause: error });
-    }
-    if (headers === undefined || headers === null) return undefined;
-    if (typeof headers !== "object" || Array.isArray(headers)) {
-      throw new McpAuthError(this.handlerName, `the header provider must return an object of header names to values; got ${Array.isArray(headers) ? "an array" : typeof headers}`);
-    }
-    return headers as Readonly<Record<string, string>>;
-  }
 }
 
-// --- helpers -----------------------------------------------------------------
-
-/**
- * Whether no HTTP request of the exchange was taken by a server that knows the
- * session: each was answered 404, refused or never sent (none at all counts:
- * the session closed before the request went out). Waits for requests still in
- * flight (closing the session aborts them), unless `signal` aborts.
- */
-async function undelivered(exchange: Exchange, signal: AbortSignal): Promise<boolean> {
-  try {
-    const outcomes = await raceAbort(Promise.all(exchange.deliveries), signal);
-    return outcomes.every((d) => d === "not-taken");
-  } catch {
-    return false;
-  }
-}
-
-/** Go's rule (`parseMCPArgs`): the arguments must decode into a JSON object; empty means `{}`. */
-function mcpArguments(args: string | JsonValue | undefined): Record<string, JsonValue> {
-  let value: unknown = args;
-  if (typeof args === "string") {
-    if (args === "") return {};
-    try {
-      value = JSON.parse(args);
-    } catch (error) {
-      throw new McpArgumentsError(`failed to parse MCP args: ${describe(error)}`, { cause: error });
-    }
-  }
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new McpArgumentsError(`failed to parse MCP args: json: cannot unmarshal ${goKind(value)} into Go value of type map[string]interface {}`);
-  }
-  return value as Record<string, JsonValue>;
-}
-
-function goKind(value: unknown): string {
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "boolean") return "bool";
-  return typeof value;
-}
-
-/** A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. */
-function isProtocolError(error: unknown, sdk: McpSdk): boolean {
-  const code = rpcCodeOf(error, sdk);
-  if (code !== undefined) return code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout;
-  return (error as { name?: unknown } | null)?.name === "ZodError";
-}
-
-function rpcCodeOf(error: unknown, sdk: McpSdk): number | undefined {
-  return error instanceof sdk.McpError ? error.code : undefined;
-}
-
-function httpStatusOf(error: unknown, sdk: McpSdk): number | undefined {
-  if (error instanceof sdk.StreamableHTTPError) return typeof error.code === "number" && error.code > 0 ? error.code : undefined;
-  if (!(error instanceof Error)) return undefined;
-  // SSEClientTransport throws a plain Error: `Error POSTing to endpoint (HTTP <status>): <body>`.
-  const match = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message);
-  return match === null ? undefined : Number(match[1]);
-}
-
-function causeCodeOf(error: unknown): string | undefined {
-  const found = chainCode(error);
-  if (found !== undefined) return found;
-  // SSEClientTransport reports a failed event stream with the cause only in its text.
-  const match = error instanceof Error ? /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(error.message) : null;
-  return match?.[1];
-}
-
-function chainCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    const errors = (current as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
-    else current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-/** An error's message followed by its causes' (`fetch failed: connect ECONNREFUSED 127.0.0.1:9`). */
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
-    const e = toError(current);
-    let text = e.message;
-    const errors = (e as { errors?: unknown }).errors;
-    if (text === "" && Array.isArray(errors) && errors.length > 0) text = toError(errors[0]).message;
-    if (text !== "" && !parts.some((p) => p.includes(text))) parts.push(text);
-    current = e.cause;
-  }
-  return parts.join(": ") || String(error);
-}
-
-function abortReason(signal: AbortSignal, handlerName: string): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof OmniaToolsError) return reason;
-  return new AbortedError(`mcp handler ${JSON.stringify(handlerName)}: the caller's signal aborted`, { cause: reason });
-}
-
-/** A signal that aborts with the parent's reason, or with a TimeoutError after `timeoutMs` on `clock`. */
-function createScope(parent: AbortSignal | undefined, timeoutMs: number | undefined, clock: Clock): Scope {
-  const controller = new AbortController();
-  let timer: TimerHandle | undefined;
-  const onAbort = (): void => controller.abort(parent?.reason);
-  if (parent !== undefined) {
-    if (parent.aborted) controller.abort(parent.reason);
-    else parent.addEventListener("abort", onAbort, { once: true });
-  }
-  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs) && !controller.signal.aborted) {
-    timer = clock.setTimeout(() => controller.abort(new TimeoutError(timeoutMs)), timeoutMs);
-  }
-  return {
-    signal: controller.signal,
-    dispose() {
-      timer?.clear();
-      parent?.removeEventListener("abort", onAbort);
-    },
-  };
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error as Error);
-      },
-    );
-  });
-}
-
-/** Settles with `promise`, or resolves after `ms` on `clock`, whichever is first. */
-function withDeadline(promise: Promise<void>, ms: number, clock: Clock): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = clock.setTimeout(resolve, ms);
-    promise.then(
-      () => {
-        timer.clear();
-        resolve();
-      },
-      (error: unknown) => {
-        timer.clear();
-        reject(error as Error);
-      },
-    );
-  });
-}

@@ -1,0 +1,63 @@
+// How the SDK's and undici's failures are read: their codes, their text and whether the session survives them.
+import { AbortedError, OmniaToolsError, toError } from "../core/index.js";
+import type { McpSdk } from "./sdk.js";
+
+/** A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. */
+export function isProtocolError(error: unknown, sdk: McpSdk): boolean {
+  const code = rpcCodeOf(error, sdk);
+  if (code !== undefined) return code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout;
+  return (error as { name?: unknown } | null)?.name === "ZodError";
+}
+
+export function rpcCodeOf(error: unknown, sdk: McpSdk): number | undefined {
+  return error instanceof sdk.McpError ? error.code : undefined;
+}
+
+export function httpStatusOf(error: unknown, sdk: McpSdk): number | undefined {
+  if (error instanceof sdk.StreamableHTTPError) return typeof error.code === "number" && error.code > 0 ? error.code : undefined;
+  if (!(error instanceof Error)) return undefined;
+  // SSEClientTransport throws a plain Error: `Error POSTing to endpoint (HTTP <status>): <body>`.
+  const match = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error.message);
+  return match === null ? undefined : Number(match[1]);
+}
+
+export function causeCodeOf(error: unknown): string | undefined {
+  const found = chainCode(error);
+  if (found !== undefined) return found;
+  // SSEClientTransport reports a failed event stream with the cause only in its text.
+  const match = error instanceof Error ? /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(error.message) : null;
+  return match?.[1];
+}
+
+export function chainCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    const errors = (current as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) current = errors[0];
+    else current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** An error's message followed by its causes' (`fetch failed: connect ECONNREFUSED 127.0.0.1:9`). */
+export function describe(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    const e = toError(current);
+    let text = e.message;
+    const errors = (e as { errors?: unknown }).errors;
+    if (text === "" && Array.isArray(errors) && errors.length > 0) text = toError(errors[0]).message;
+    if (text !== "" && !parts.some((p) => p.includes(text))) parts.push(text);
+    current = e.cause;
+  }
+  return parts.join(": ") || String(error);
+}
+
+export function abortReason(signal: AbortSignal, handlerName: string): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof OmniaToolsError) return reason;
+  return new AbortedError(`mcp handler ${JSON.stringify(handlerName)}: the caller's signal aborted`, { cause: reason });
+}

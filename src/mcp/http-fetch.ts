@@ -1,0 +1,105 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { McpAuthError } from "./errors.js";
+import { causeCodeOf, describe } from "./error-text.js";
+import type { Delivery, Exchange } from "./session.js";
+import type { McpHeaderProvider } from "./client.js";
+
+/** MCP's own headers: a credential or an injected header never replaces them. */
+const PROTECTED_HEADERS: ReadonlySet<string> = new Set(["mcp-session-id", "mcp-protocol-version"]);
+
+/**
+ * The HTTP side of one MCP client: the fetch its transports use, the
+ * exchange (call or listing) each request belongs to, and the private undici
+ * agent when the host gave no dispatcher.
+ */
+export class McpHttp {
+  /** The exchange (tool call or listing) an HTTP request belongs to: its headers and what became of its requests. */
+  readonly exchanges = new AsyncLocalStorage<Exchange>();
+  private readonly handlerName: string;
+  private readonly headerProvider: McpHeaderProvider | undefined;
+  private readonly hostDispatcher: Dispatcher | undefined;
+  private ownAgent: Agent | undefined;
+
+  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: Dispatcher | undefined) {
+    this.handlerName = handlerName;
+    this.headerProvider = headerProvider;
+    this.hostDispatcher = hostDispatcher;
+  }
+
+  /**
+   * The fetch every MCP HTTP request goes through: the request's own headers,
+   * then the header provider's (the credential), then the exchange's
+   * (injected), later winning, except MCP's session and protocol-version
+   * headers. It also notes, for the exchange, whether each request was taken
+   * by a server that knows the session.
+   */
+  readonly fetch: FetchLike = (url, init) => {
+    const exchange = this.exchanges.getStore();
+    const attempt = { dispatched: false };
+    const pending = this.send(url, init, exchange, attempt);
+    if (exchange !== undefined) {
+      const inflight = exchange.session.inflight;
+      inflight.add(pending);
+      const done = (): void => void inflight.delete(pending);
+      pending.then(done, done);
+    }
+    exchange?.deliveries.push(
+      pending.then(
+        (response): Delivery => (response.status === 404 ? "not-taken" : "taken"),
+        (error: unknown): Delivery => (!attempt.dispatched || causeCodeOf(error) === "ECONNREFUSED" ? "not-taken" : "taken"),
+      ),
+    );
+    return pending;
+  };
+
+  private async send(url: string | URL, init: RequestInit | undefined, exchange: Exchange | undefined, attempt: { dispatched: boolean }): Promise<Response> {
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((value, key) => {
+      headers[key] = value;
+    });
+    let provided: Readonly<Record<string, string>> | undefined;
+    try {
+      provided = await this.provided();
+    } catch (error) {
+      if (exchange !== undefined && error instanceof McpAuthError) exchange.session.authFailure = error;
+      throw error;
+    }
+    for (const layer of [provided, exchange?.headers]) {
+      if (layer === undefined) continue;
+      for (const [key, value] of Object.entries(layer)) {
+        const lower = key.toLowerCase();
+        if (!PROTECTED_HEADERS.has(lower)) headers[lower] = value;
+      }
+    }
+    const signal = init?.signal;
+    if (signal?.aborted === true) throw signal.reason;
+    const dispatcher = this.hostDispatcher ?? (this.ownAgent ??= new Agent());
+    attempt.dispatched = true;
+    const response = await undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
+    return response as unknown as Response;
+  }
+
+  private async provided(): Promise<Readonly<Record<string, string>> | undefined> {
+    if (this.headerProvider === undefined) return undefined;
+    let headers: unknown;
+    try {
+      headers = await this.headerProvider();
+    } catch (error) {
+      throw new McpAuthError(this.handlerName, describe(error), { cause: error });
+    }
+    if (headers === undefined || headers === null) return undefined;
+    if (typeof headers !== "object" || Array.isArray(headers)) {
+      throw new McpAuthError(this.handlerName, `the header provider must return an object of header names to values; got ${Array.isArray(headers) ? "an array" : typeof headers}`);
+    }
+    return headers as Readonly<Record<string, string>>;
+  }
+
+  /** Destroys the private agent, if one was created. */
+  async destroy(): Promise<void> {
+    const agent = this.ownAgent;
+    this.ownAgent = undefined;
+    if (agent !== undefined) await agent.destroy();
+  }
+}

@@ -1,0 +1,73 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpAuthError } from "./errors.js";
+import { raceAbort } from "./scope.js";
+import type { McpSdk } from "./sdk.js";
+import type { McpHandlerInput, McpTransportKind } from "./types.js";
+
+/** A handler as the client checked it. */
+export interface ValidHandler {
+  readonly name: string;
+  readonly kind: McpTransportKind;
+  readonly config: McpHandlerInput["mcpConfig"];
+  readonly url: URL | undefined;
+}
+
+/**
+ * The SDK arms its own 60 s request timer unless given one (a hidden fixed
+ * timeout callers cannot see): the largest delay `setTimeout` accepts disables
+ * it, and our timeouts run on the injected clock instead.
+ */
+export const NO_SDK_TIMEOUT_MS = 2_147_483_647;
+
+/** One connected MCP session: an SDK client bound to one transport. */
+export interface Session {
+  readonly sdk: McpSdk;
+  readonly client: Client;
+  readonly transport: Transport;
+  readonly id: number;
+  /** Closed, broken or being closed: never used for a new request. */
+  dead: boolean;
+  /** Set once the session is on its way to being closed. */
+  retiring: boolean;
+  closing: Promise<void> | undefined;
+  /** HTTP requests of exchanges on this session still waiting for their response headers. */
+  readonly inflight: Set<Promise<unknown>>;
+  /** The header provider's failure while this session was connecting, if any. */
+  authFailure: McpAuthError | undefined;
+}
+
+/**
+ * What became of one HTTP request. `not-taken`: answered 404 (the server does
+ * not know the session), refused, or never sent; no server can have run it.
+ * `taken`: anything else, including a failure after it was sent.
+ */
+export type Delivery = "taken" | "not-taken";
+
+/** One tool call or listing, as the fetch wrapper sees it. */
+export interface Exchange {
+  readonly session: Session;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly deliveries: Promise<Delivery>[];
+}
+
+export const ACCEPT_ALL_VALIDATOR = {
+  // Omnia's Go client does not validate structured content against a tool's
+  // outputSchema; neither do we (and no ajv instance is built per session).
+  getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }),
+};
+
+/**
+ * Whether no HTTP request of the exchange was taken by a server that knows the
+ * session: each was answered 404, refused or never sent (none at all counts:
+ * the session closed before the request went out). Waits for requests still in
+ * flight (closing the session aborts them), unless `signal` aborts.
+ */
+export async function undelivered(exchange: Exchange, signal: AbortSignal): Promise<boolean> {
+  try {
+    const outcomes = await raceAbort(Promise.all(exchange.deliveries), signal);
+    return outcomes.every((d) => d === "not-taken");
+  } catch {
+    return false;
+  }
+}
