@@ -208,11 +208,12 @@ const PROPAGATION_MODES = new Set<string>(["auto", "always", "never"]);
  * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option or propagation mode
  * @internal Does not follow semver.
  */
-export function createTelemetry(options: TelemetryOptions | undefined, api: OpenTelemetryApi | undefined = loadOpenTelemetryApi()): Telemetry {
+export function createTelemetry(options: TelemetryOptions | undefined, loadApi: () => OpenTelemetryApi | undefined = loadOpenTelemetryApi): Telemetry {
   const o = options ?? {};
   rejectUnknownOptions("createTelemetry", o, KNOWN);
   const mode = o.propagation ?? "auto";
   if (!PROPAGATION_MODES.has(mode)) throw new InvalidOptionError(`createTelemetry: propagation must be "auto", "always" or "never"; got ${JSON.stringify(mode)}`);
+  const api = loadApi();
   if (api === undefined) {
     if (o.tracer !== undefined || o.meter !== undefined || o.propagator !== undefined) {
       (o.logger ?? noopLogger).warn("telemetry: @opentelemetry/api is not installed; tool-call spans and metrics are off", {});
@@ -325,7 +326,8 @@ class ApiCallSpan implements CallSpan {
         span.addEvent("retry.exhausted", { attempts: exhausted.attempts, error: String(exhausted.lastError?.message ?? "") });
       }
       const message = outcome.message ?? error?.message ?? "";
-      span.recordException(error ?? { name: "Error", message });
+      // name, not code: the SDK would prefer an error's `code` as `exception.type`; Omnia's is the error's type name.
+      span.recordException(error === undefined ? { name: "Error", message } : { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) });
       span.setStatus({ code: STATUS_ERROR, message });
     }
     span.end();
