@@ -29,3 +29,14 @@ export {
   logToolsInitialized,
 } from "./log-lines.js";
 export type { CallEventLine } from "./log-lines.js";
+export type {
+  OtelAttributes,
+  OtelContext,
+  OtelSpan,
+  OtelTracer,
+  OtelCounter,
+  OtelHistogram,
+  OtelMeter,
+  OtelTextMapSetter,
+  OtelPropagator,
+} from "./otel-types.js";

@@ -1,11 +1,17 @@
 import { createRequire } from "node:module";
-import type * as OtelApi from "@opentelemetry/api";
+import type { OtelContext, OtelMeter, OtelPropagator, OtelSpan, OtelTextMapSetter, OtelTracer } from "./otel-types.js";
 
 /**
- * The `@opentelemetry/api` module, as this package sees it.
+ * The part of the `@opentelemetry/api` module this package uses.
  * @internal Does not follow semver.
  */
-export type OpenTelemetryApi = typeof OtelApi;
+export interface OpenTelemetryApi {
+  readonly context: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T };
+  readonly trace: { getTracer(name: string, version?: string): OtelTracer; setSpan(context: OtelContext, span: OtelSpan): OtelContext };
+  readonly metrics: { getMeter(name: string, version?: string): OtelMeter };
+  readonly propagation: OtelPropagator;
+  readonly defaultTextMapSetter: OtelTextMapSetter;
+}
 
 /**
  * Loads `@opentelemetry/api` (an optional peer dependency) when it is installed,
@@ -27,7 +33,10 @@ export function loadOpenTelemetryApi(from: string = import.meta.url): OpenTeleme
   }
 }
 
-/** This package's version, for the instrumentation scope. */
+/**
+ * This package's version, for the instrumentation scope.
+ * @internal Does not follow semver.
+ */
 export function packageVersion(): string | undefined {
   try {
     const pkg = createRequire(import.meta.url)("../../package.json") as { version?: unknown };

@@ -1,7 +1,7 @@
 import { channel, type Channel } from "node:diagnostics_channel";
-import type { Attributes, Context, Counter, Histogram, Meter, Span, TextMapPropagator, Tracer } from "@opentelemetry/api";
 import { ErrorCode, InvalidOptionError, formatGoDuration, noopLogger, rejectUnknownOptions, type Logger } from "../core/index.js";
 import { loadOpenTelemetryApi, packageVersion, type OpenTelemetryApi } from "./load-api.js";
+import type { OtelAttributes, OtelContext, OtelCounter, OtelHistogram, OtelMeter, OtelPropagator, OtelSpan, OtelTracer } from "./otel-types.js";
 
 /**
  * The span Omnia's executor opens around a tool call (`internal/tracing/tracing.go`).
@@ -76,11 +76,11 @@ export interface TelemetryAttributes {
  */
 export interface TelemetryOptions {
   /** The tracer for `omnia.tool.call` spans. Default: the global tracer provider's `omnia-tools` tracer. */
-  readonly tracer?: Tracer;
+  readonly tracer?: OtelTracer;
   /** The meter for the tool metrics. Default: the global meter provider's `omnia-tools` meter. */
-  readonly meter?: Meter;
+  readonly meter?: OtelMeter;
   /** The propagator that writes trace context into HTTP and OpenAPI requests. Default: the global propagator. */
-  readonly propagator?: TextMapPropagator;
+  readonly propagator?: OtelPropagator;
   /** Whether HTTP and OpenAPI requests carry trace context. Default `auto`. */
   readonly propagation?: TracePropagationMode;
   /** Constant attributes of every metric data point. */
@@ -226,15 +226,15 @@ export function createTelemetry(options: TelemetryOptions | undefined, loadApi: 
 class ApiTelemetry implements Telemetry {
   readonly enabled = true;
   readonly api: OpenTelemetryApi;
-  readonly tracer: Tracer;
-  readonly propagator: TextMapPropagator | OpenTelemetryApi["propagation"];
+  readonly tracer: OtelTracer;
+  readonly propagator: OtelPropagator;
   readonly mode: TracePropagationMode;
   readonly undiciChannel: Channel;
-  readonly base: Attributes;
-  readonly calls: Counter;
-  readonly duration: Histogram;
-  readonly meter: Meter;
-  #breakerTransitions: Counter | undefined;
+  readonly base: OtelAttributes;
+  readonly calls: OtelCounter;
+  readonly duration: OtelHistogram;
+  readonly meter: OtelMeter;
+  #breakerTransitions: OtelCounter | undefined;
 
   constructor(api: OpenTelemetryApi, o: TelemetryOptions, mode: TracePropagationMode) {
     this.api = api;
@@ -259,7 +259,7 @@ class ApiTelemetry implements Telemetry {
   }
 
   startCall(info: CallStartInfo): CallSpan {
-    const attributes: Attributes = { "tool.name": info.toolName };
+    const attributes: Record<string, string> = { "tool.name": info.toolName };
     if (info.registryName !== undefined && info.registryName !== "") {
       attributes["tool.registry.name"] = info.registryName;
       attributes["tool.registry.namespace"] = info.registryNamespace ?? "";
@@ -282,12 +282,12 @@ class ApiTelemetry implements Telemetry {
 
 class ApiCallSpan implements CallSpan {
   readonly #t: ApiTelemetry;
-  readonly #span: Span;
-  readonly #ctx: Context;
+  readonly #span: OtelSpan;
+  readonly #ctx: OtelContext;
   readonly #tool: string;
   #ended = false;
 
-  constructor(t: ApiTelemetry, span: Span, ctx: Context, tool: string) {
+  constructor(t: ApiTelemetry, span: OtelSpan, ctx: OtelContext, tool: string) {
     this.#t = t;
     this.#span = span;
     this.#ctx = ctx;

@@ -12,7 +12,8 @@ import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
 import { request } from "undici";
 import { createTelemetry, type CallSpan, type Telemetry } from "../../src/telemetry/index.js";
-import { loadOpenTelemetryApi } from "../../src/telemetry/load-api.js";
+import * as realApi from "@opentelemetry/api";
+import { loadOpenTelemetryApi, type OpenTelemetryApi } from "../../src/telemetry/load-api.js";
 import { RetriesExhaustedError } from "../../src/retry/index.js";
 import { BackendError } from "../../src/registry/index.js";
 import { TimeoutError } from "../../src/core/index.js";
@@ -209,6 +210,9 @@ test("unknown options and propagation modes are typed errors", () => {
 test("with the API installed and no SDK registered, the defaults are the global no-op API: nothing recorded, nothing injected", () => {
   const api = loadOpenTelemetryApi();
   assert.ok(api !== undefined);
+  // The structural slice the package declares is what the real module provides (checked by tsc).
+  const typed: OpenTelemetryApi = realApi;
+  assert.equal(typeof typed.trace.setSpan, "function");
   const t = createTelemetry(undefined, () => api);
   assert.equal(t.enabled, true);
   const call = t.startCall({ toolName: "lookup" });
