@@ -60,11 +60,11 @@ export type TracePropagationMode = "auto" | "always" | "never";
  */
 export interface TelemetryAttributes {
   /** The `agent` attribute: the agent's name. */
-  readonly agent?: string;
+  readonly agent?: string | undefined;
   /** The `namespace` attribute: the agent's namespace. */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   /** The `promptpack_name` attribute: the PromptPack the agent runs. */
-  readonly promptpackName?: string;
+  readonly promptpackName?: string | undefined;
 }
 
 /**
