@@ -238,7 +238,23 @@ export {
   POLICY_BROKER_UNREACHABLE_RULE,
 } from "./policy/index.js";
 export type { PolicyAudit, PolicyBrokerClient, PolicyBrokerClientOptions } from "./policy/index.js";
-export type { ToolCallRecord, Recorder, ToolCallStatus } from "./records/index.js";
+export type { ToolCallRecord, ToolCallStart, Recorder, ToolCallStatus, SessionApiRecorder, SessionApiRecorderOptions } from "./records/index.js";
+export { createSessionApiRecorder } from "./records/index.js";
+// telemetry (issue #22): OpenTelemetry spans, metrics and trace propagation, when the host installs @opentelemetry/api
+export type {
+  TelemetryOptions,
+  TelemetryAttributes,
+  TracePropagationMode,
+  OtelAttributes,
+  OtelContext,
+  OtelSpan,
+  OtelTracer,
+  OtelCounter,
+  OtelHistogram,
+  OtelMeter,
+  OtelTextMapSetter,
+  OtelPropagator,
+} from "./telemetry/index.js";
 export { interpretClientResult, NO_CLIENT_REASON, UnknownClientCallError } from "./client-tools/index.js";
 export type { ClientToolRequest, ClientToolResult, ClientResultMeaning } from "./client-tools/index.js";
 

@@ -16,6 +16,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   retry: ["core"],
   breaker: ["core"],
   records: ["core"],
+  telemetry: ["core"],
   policy: ["core", "headers"],
   reconcile: ["core"],
   http: ["core", "headers", "retry"],
@@ -38,7 +39,7 @@ const INTERNAL: Record<string, readonly string[]> = {
 const THIRD_PARTY: Record<string, readonly string[]> = {
   zod: ["manifest", "reconcile"],
   yaml: ["manifest", "cli"],
-  undici: ["http", "openapi", "mcp", "testing", "policy"],
+  undici: ["http", "openapi", "mcp", "testing", "policy", "records"],
   jmespath: ["http"],
   cockatiel: ["retry", "breaker"],
   "@bufbuild/protobuf": ["gen", "grpc", "contract", "conformance", "runtime", "testing"],
@@ -47,6 +48,7 @@ const THIRD_PARTY: Record<string, readonly string[]> = {
   "@modelcontextprotocol/sdk": ["mcp", "testing"],
   ajv: ["grpc", "testing"],
   "@readme/openapi-parser": ["openapi", "testing"],
+  "@opentelemetry/api": ["telemetry"],
 };
 
 const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts"]);
@@ -141,7 +143,7 @@ test("the layering check catches a forbidden edge, a forbidden dependency and a 
   };
   assert.deepEqual(layeringViolations(Object.keys(fake), (f) => fake[f] ?? ""), [
     `${join(SRC, "core", "bad.ts")}: core may not import headers (../headers/index.js)`,
-    `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy)`,
+    `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy, records)`,
     `${join(SRC, "http", "deep.ts")}: import another folder through its index.ts; got ../headers/keys.js`,
     `${join(SRC, "conformance", "bad.ts")}: conformance may not import executor (../executor/index.js)`,
     `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts)`,

@@ -28,11 +28,17 @@ export interface ToolCallRecord {
   readonly handlerType: string;
   /** Where the call ran: in the runtime (`server`) or in the connected client (`client`). */
   readonly execution: "server" | "client";
+  /** The agent's ToolRegistry name (`metadata.name`), when the registry has one. */
+  readonly registryName?: string;
+  /** The agent's ToolRegistry namespace, when the registry has one. */
+  readonly registryNamespace?: string;
   readonly status: ToolCallStatus;
   /** The arguments: the parsed value, or the raw text when it was not valid JSON. */
   readonly arguments: JsonValue | string;
   /** On success: the result handed to the model. */
   readonly result?: JsonValue;
+  /** On success: the result's text as handed to the model (the outcome's `resultJson`), when known. */
+  readonly resultJson?: string;
   /** On error or denied: the text the model saw. */
   readonly errorMessage?: string;
   /** When execution started, in the clock's milliseconds. */
@@ -50,10 +56,43 @@ export interface ToolCallRecord {
 }
 
 /**
+ * A tool call as it starts, before the policy decision and any backend call:
+ * what Omnia's runtime writes as the `pending` row of session-api's `tool_calls`.
+ * Every call that is recorded with {@link Recorder.record} was started first,
+ * with the same `callId` and `startedAt`.
+ * @public
+ */
+export interface ToolCallStart {
+  /** The model's (provider-assigned) call id. */
+  readonly callId: string;
+  /** The session, from the caller's identity, when known. */
+  readonly sessionId?: string;
+  /** The tool name. */
+  readonly toolName: string;
+  /** The ToolRegistry handler that serves the tool; empty for an unknown tool. */
+  readonly handlerName: string;
+  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty for an unknown tool. */
+  readonly handlerType: string;
+  /** Where the call runs: in the runtime (`server`) or in the connected client (`client`). */
+  readonly execution: "server" | "client";
+  /** The agent's ToolRegistry name (`metadata.name`), when the registry has one. */
+  readonly registryName?: string;
+  /** The agent's ToolRegistry namespace, when the registry has one. */
+  readonly registryNamespace?: string;
+  /** The arguments: the parsed value, or the raw text when it was not valid JSON. */
+  readonly arguments: JsonValue | string;
+  /** When execution started, in the clock's milliseconds. */
+  readonly startedAt: number;
+}
+
+/**
  * Where tool-call records go. The host supplies it; a recorder that throws or
  * rejects is logged and never changes the call's outcome.
  * @public
  */
 export interface Recorder {
+  /** Called once per call when its outcome is known. */
   record(record: ToolCallRecord): void | Promise<void>;
+  /** Optional: called once per call when it starts, before {@link Recorder.record} for the same call. */
+  start?(start: ToolCallStart): void | Promise<void>;
 }

@@ -1,0 +1,338 @@
+import { channel, type Channel } from "node:diagnostics_channel";
+import { ErrorCode, InvalidOptionError, formatGoDuration, noopLogger, rejectUnknownOptions, type Logger } from "../core/index.js";
+import { loadOpenTelemetryApi, packageVersion, type OpenTelemetryApi } from "./load-api.js";
+import type { OtelAttributes, OtelContext, OtelCounter, OtelHistogram, OtelMeter, OtelPropagator, OtelSpan, OtelTracer } from "./otel-types.js";
+
+/**
+ * The span Omnia's executor opens around a tool call (`internal/tracing/tracing.go`).
+ * @internal Does not follow semver.
+ */
+export const TOOL_CALL_SPAN_NAME = "omnia.tool.call";
+/**
+ * PromptKit's tool-call counter, under Omnia's `omnia` namespace (`runtime/metrics/collector.go`).
+ * @internal Does not follow semver.
+ */
+export const TOOL_CALLS_METRIC = "omnia_tool_calls_total";
+/**
+ * PromptKit's tool-call duration histogram, in seconds.
+ * @internal Does not follow semver.
+ */
+export const TOOL_CALL_DURATION_METRIC = "omnia_tool_call_duration_seconds";
+/**
+ * PromptKit's bucket boundaries for the tool-call duration histogram, in seconds.
+ * @internal Does not follow semver.
+ */
+export const TOOL_CALL_DURATION_BUCKETS_S: readonly number[] = Object.freeze([0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+/**
+ * The extension counter of breaker transitions: Omnia has no breaker metric, hence the package prefix.
+ * @internal Does not follow semver.
+ */
+export const BREAKER_TRANSITIONS_METRIC = "omnia_tools_breaker_transitions_total";
+/**
+ * The instrumentation scope: this package (Omnia's runtime uses `omnia-runtime`).
+ * @internal Does not follow semver.
+ */
+export const INSTRUMENTATION_SCOPE = "omnia-tools";
+
+const SPAN_KIND_CLIENT = 2; // SpanKind.CLIENT
+const STATUS_OK = 1; // SpanStatusCode.OK
+const STATUS_ERROR = 2; // SpanStatusCode.ERROR
+const UNDICI_REQUEST_CREATE = "undici:request:create";
+
+/**
+ * When a tool call's HTTP and OpenAPI requests carry W3C trace context
+ * (`traceparent`, `tracestate`, `baggage`):
+ * - `auto` (default): injected, unless an instrumentation already subscribes to
+ *   undici's `undici:request:create` diagnostics channel (such as
+ *   `@opentelemetry/instrumentation-undici`), which injects its own; injecting as
+ *   well would send two `traceparent` headers.
+ * - `always`: injected in every case.
+ * - `never`: not injected.
+ * @public
+ */
+export type TracePropagationMode = "auto" | "always" | "never";
+
+/**
+ * The constant labels Omnia's runtime puts on its tool metrics, given here as
+ * attributes on every data point so that Omnia's dashboards' selectors
+ * (`{agent=…, namespace=…}`) match. Each is added only when set.
+ * @public
+ */
+export interface TelemetryAttributes {
+  /** The `agent` attribute: the agent's name. */
+  readonly agent?: string | undefined;
+  /** The `namespace` attribute: the agent's namespace. */
+  readonly namespace?: string | undefined;
+  /** The `promptpack_name` attribute: the PromptPack the agent runs. */
+  readonly promptpackName?: string | undefined;
+}
+
+/**
+ * Where the tool-call spans and metrics go. Every field is optional: with none,
+ * the global OpenTelemetry API is used when `@opentelemetry/api` is installed
+ * (a no-op until the host registers an SDK), and nothing at all happens when it
+ * is not. This package never sets a global provider, propagator or context manager.
+ * @public
+ */
+export interface TelemetryOptions {
+  /** The tracer for `omnia.tool.call` spans. Default: the global tracer provider's `omnia-tools` tracer. */
+  readonly tracer?: OtelTracer;
+  /** The meter for the tool metrics. Default: the global meter provider's `omnia-tools` meter. */
+  readonly meter?: OtelMeter;
+  /** The propagator that writes trace context into HTTP and OpenAPI requests. Default: the global propagator. */
+  readonly propagator?: OtelPropagator;
+  /** Whether HTTP and OpenAPI requests carry trace context. Default `auto`. */
+  readonly propagation?: TracePropagationMode;
+  /** Constant attributes of every metric data point. */
+  readonly attributes?: TelemetryAttributes;
+  /** Where a missing `@opentelemetry/api` is reported when a tracer or meter was given. Default: discard. */
+  readonly logger?: Logger;
+}
+
+/**
+ * What a tool-call span is opened with.
+ * @internal Does not follow semver.
+ */
+export interface CallStartInfo {
+  /** The tool name the model used (`tool.name`). */
+  readonly toolName: string;
+  /**
+   * The agent's ToolRegistry name. When non-empty, the span also gets
+   * `tool.registry.name`, `tool.registry.namespace`, `tool.handler.name` and
+   * `tool.handler.type` (all four or none, as Omnia).
+   */
+  readonly registryName?: string | undefined;
+  /** The ToolRegistry namespace (may be empty). */
+  readonly registryNamespace?: string | undefined;
+  /** The handler that serves the tool; empty when unknown. */
+  readonly handlerName?: string | undefined;
+  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty when unknown. */
+  readonly handlerType?: string | undefined;
+}
+
+/**
+ * A failed attempt followed by a backoff sleep: the executor's retry hook payload.
+ * @internal Does not follow semver.
+ */
+export interface CallRetryInfo {
+  /** 1-based number of the attempt that failed. */
+  readonly attempt: number;
+  /** The sleep before the next attempt, in ms. */
+  readonly delayMs: number;
+  /** That attempt's error (or its text). */
+  readonly error: Error | string;
+}
+
+/**
+ * How a tool call ended, for its span and metrics.
+ * @internal Does not follow semver.
+ */
+export interface CallEndInfo {
+  /** The outcome's status. `client` is a call handed to the client (it counts as a success, with 0 s duration). */
+  readonly status: "success" | "error" | "denied" | "client";
+  /** The Omnia-layer text of an error or denial (the outcome's `message`). */
+  readonly message?: string | undefined;
+  /** The typed error of an error or denial, when there is one (recorded as the `exception` event). */
+  readonly error?: Error | undefined;
+  /** From the start of execution to the outcome, in ms (the clock's). */
+  readonly durationMs: number;
+  /**
+   * True when the call was refused before any handler ran because the tool is
+   * unknown or its arguments are not valid JSON: PromptKit's `tool.call.failed`,
+   * the only case counted with `status="error"` in `omnia_tool_calls_total`.
+   */
+  readonly rejectedBeforeExecution?: boolean | undefined;
+}
+
+/**
+ * One tool call's span and metrics. Every method is safe to call on the no-op
+ * instance; {@link CallSpan.end} must be called exactly once (later calls are ignored).
+ * @internal Does not follow semver.
+ */
+export interface CallSpan {
+  /**
+   * Writes W3C trace context (`traceparent`, and `tracestate`/`baggage` when
+   * present) into one HTTP or OpenAPI attempt's header map, overwriting keys of
+   * the same name. Call it last, after every other header, once per attempt.
+   */
+  inject(headers: Record<string, string>): void;
+  /** Runs `fn` with this call's span as the active span (so backend instrumentation nests under it). */
+  run<T>(fn: () => T): T;
+  /** The `retry.attempt` event, before the backoff sleep. */
+  retry(event: CallRetryInfo): void;
+  /**
+   * Closes the span (Ok, or `exception` event + Error status) and records the
+   * metrics. A `RetriesExhaustedError` also adds the `retry.exhausted` event first.
+   */
+  end(outcome: CallEndInfo): void;
+}
+
+/**
+ * The telemetry of one executor.
+ * @internal Does not follow semver.
+ */
+export interface Telemetry {
+  /** False for the shared no-op: the executor may then skip building what it would pass here. */
+  readonly enabled: boolean;
+  /** Opens `omnia.tool.call` (kind CLIENT) as a child of the host's active context. */
+  startCall(info: CallStartInfo): CallSpan;
+  /** Counts a breaker transition in the `omnia_tools_breaker_transitions_total` extension counter. */
+  onBreakerTransition(breaker: string, transition: "break" | "half-open" | "reset"): void;
+}
+
+const noop = (): void => {};
+
+/** The one no-op call span: frozen, shared by every call when telemetry is off. */
+const NOOP_CALL_SPAN: CallSpan = Object.freeze({
+  inject: noop,
+  run: <T>(fn: () => T): T => fn(),
+  retry: noop,
+  end: noop,
+});
+
+/** The one no-op telemetry object. */
+const NOOP_TELEMETRY: Telemetry = Object.freeze({
+  enabled: false,
+  startCall: () => NOOP_CALL_SPAN,
+  onBreakerTransition: noop,
+});
+
+const KNOWN = new Set(["tracer", "meter", "propagator", "propagation", "attributes", "logger"]);
+const PROPAGATION_MODES = new Set<string>(["auto", "always", "never"]);
+
+/**
+ * Creates the telemetry of an executor. Cheap: it returns the shared no-op when
+ * `@opentelemetry/api` is not installed, and otherwise binds the tracer, meter
+ * and propagator (the options', or the global API's) and creates the two
+ * instruments once.
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option or propagation mode
+ * @internal Does not follow semver.
+ */
+export function createTelemetry(options: TelemetryOptions | undefined, loadApi: () => OpenTelemetryApi | undefined = loadOpenTelemetryApi): Telemetry {
+  const o = options ?? {};
+  rejectUnknownOptions("createTelemetry", o, KNOWN);
+  const mode = o.propagation ?? "auto";
+  if (!PROPAGATION_MODES.has(mode)) throw new InvalidOptionError(`createTelemetry: propagation must be "auto", "always" or "never"; got ${JSON.stringify(mode)}`);
+  const api = loadApi();
+  if (api === undefined) {
+    if (o.tracer !== undefined || o.meter !== undefined || o.propagator !== undefined) {
+      (o.logger ?? noopLogger).warn("telemetry: @opentelemetry/api is not installed; tool-call spans and metrics are off", {});
+    }
+    return NOOP_TELEMETRY;
+  }
+  return new ApiTelemetry(api, o, mode);
+}
+
+class ApiTelemetry implements Telemetry {
+  readonly enabled = true;
+  readonly api: OpenTelemetryApi;
+  readonly tracer: OtelTracer;
+  readonly propagator: OtelPropagator;
+  readonly mode: TracePropagationMode;
+  readonly undiciChannel: Channel;
+  readonly base: OtelAttributes;
+  readonly calls: OtelCounter;
+  readonly duration: OtelHistogram;
+  readonly meter: OtelMeter;
+  #breakerTransitions: OtelCounter | undefined;
+
+  constructor(api: OpenTelemetryApi, o: TelemetryOptions, mode: TracePropagationMode) {
+    this.api = api;
+    const version = o.tracer === undefined || o.meter === undefined ? packageVersion() : undefined;
+    this.tracer = o.tracer ?? api.trace.getTracer(INSTRUMENTATION_SCOPE, version);
+    this.meter = o.meter ?? api.metrics.getMeter(INSTRUMENTATION_SCOPE, version);
+    this.propagator = o.propagator ?? api.propagation;
+    this.mode = mode;
+    this.undiciChannel = channel(UNDICI_REQUEST_CREATE);
+    const base: Record<string, string> = {};
+    const a = o.attributes;
+    if (a?.agent !== undefined) base.agent = a.agent;
+    if (a?.namespace !== undefined) base.namespace = a.namespace;
+    if (a?.promptpackName !== undefined) base.promptpack_name = a.promptpackName;
+    this.base = base;
+    this.calls = this.meter.createCounter(TOOL_CALLS_METRIC, { description: "Total number of tool calls" });
+    this.duration = this.meter.createHistogram(TOOL_CALL_DURATION_METRIC, {
+      description: "Duration of tool calls in seconds",
+      unit: "s",
+      advice: { explicitBucketBoundaries: [...TOOL_CALL_DURATION_BUCKETS_S] },
+    });
+  }
+
+  startCall(info: CallStartInfo): CallSpan {
+    const attributes: Record<string, string> = { "tool.name": info.toolName };
+    if (info.registryName !== undefined && info.registryName !== "") {
+      attributes["tool.registry.name"] = info.registryName;
+      attributes["tool.registry.namespace"] = info.registryNamespace ?? "";
+      attributes["tool.handler.name"] = info.handlerName ?? "";
+      attributes["tool.handler.type"] = info.handlerType ?? "";
+    }
+    const api = this.api;
+    const parent = api.context.active();
+    const span = this.tracer.startSpan(TOOL_CALL_SPAN_NAME, { kind: SPAN_KIND_CLIENT, attributes }, parent);
+    return new ApiCallSpan(this, span, api.trace.setSpan(parent, span), info.toolName);
+  }
+
+  onBreakerTransition(breaker: string, transition: "break" | "half-open" | "reset"): void {
+    this.#breakerTransitions ??= this.meter.createCounter(BREAKER_TRANSITIONS_METRIC, {
+      description: "Circuit breaker transitions (an omnia-tools extension: Omnia's runtime has no breaker metrics)",
+    });
+    this.#breakerTransitions.add(1, { ...this.base, breaker, transition });
+  }
+}
+
+class ApiCallSpan implements CallSpan {
+  readonly #t: ApiTelemetry;
+  readonly #span: OtelSpan;
+  readonly #ctx: OtelContext;
+  readonly #tool: string;
+  #ended = false;
+
+  constructor(t: ApiTelemetry, span: OtelSpan, ctx: OtelContext, tool: string) {
+    this.#t = t;
+    this.#span = span;
+    this.#ctx = ctx;
+    this.#tool = tool;
+  }
+
+  inject(headers: Record<string, string>): void {
+    const t = this.#t;
+    if (t.mode === "never" || (t.mode === "auto" && t.undiciChannel.hasSubscribers)) return;
+    t.propagator.inject(this.#ctx, headers, t.api.defaultTextMapSetter);
+  }
+
+  run<T>(fn: () => T): T {
+    return this.#t.api.context.with(this.#ctx, fn);
+  }
+
+  retry(event: CallRetryInfo): void {
+    if (this.#ended) return;
+    this.#span.addEvent("retry.attempt", {
+      attempt: event.attempt,
+      delay: formatGoDuration(event.delayMs),
+      error: typeof event.error === "string" ? event.error : event.error.message,
+    });
+  }
+
+  end(outcome: CallEndInfo): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const span = this.#span;
+    if (outcome.status === "success" || outcome.status === "client") {
+      span.setStatus({ code: STATUS_OK });
+    } else {
+      const error = outcome.error;
+      const exhausted = error as { code?: unknown; attempts?: unknown; lastError?: { message?: unknown } } | undefined;
+      if (exhausted?.code === ErrorCode.RETRIES_EXHAUSTED && typeof exhausted.attempts === "number") {
+        span.addEvent("retry.exhausted", { attempts: exhausted.attempts, error: String(exhausted.lastError?.message ?? "") });
+      }
+      const message = outcome.message ?? error?.message ?? "";
+      // name, not code: the SDK would prefer an error's `code` as `exception.type`; Omnia's is the error's type name.
+      span.recordException(error === undefined ? { name: "Error", message } : { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) });
+      span.setStatus({ code: STATUS_ERROR, message });
+    }
+    span.end();
+    const t = this.#t;
+    t.calls.add(1, { ...t.base, tool: this.#tool, status: outcome.rejectedBeforeExecution === true ? "error" : "success" });
+    t.duration.record(outcome.status === "client" ? 0 : outcome.durationMs / 1000, { ...t.base, tool: this.#tool });
+  }
+}
