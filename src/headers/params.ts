@@ -80,8 +80,8 @@ export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions)
  * @internal Does not follow semver.
  */
 export function putScalarParams(out: Record<string, string>, obj: Record<string, unknown>, logger: Logger | undefined): void {
-  let lowers: string[] | undefined;
-  let keys: string[] | undefined;
+  // Lower-cased header name -> the key written for it: one lookup per argument (linear in the arguments).
+  let written: Map<string, string> | undefined;
   for (const name in obj) {
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
     const v = obj[name];
@@ -100,19 +100,10 @@ export function putScalarParams(out: Record<string, string>, obj: Record<string,
       continue;
     }
     // Case-insensitive de-duplication: the later argument wins.
-    if (lowers === undefined || keys === undefined) {
-      lowers = [param.lower];
-      keys = [param.key];
-    } else {
-      const at = lowers.indexOf(param.lower);
-      if (at >= 0) {
-        delete out[keys[at]!];
-        keys[at] = param.key;
-      } else {
-        lowers.push(param.lower);
-        keys.push(param.key);
-      }
-    }
+    written ??= new Map();
+    const prior = written.get(param.lower);
+    if (prior !== undefined && prior !== param.key) delete out[prior];
+    written.set(param.lower, param.key);
     out[param.key] = s;
   }
 }

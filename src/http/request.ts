@@ -236,7 +236,7 @@ export function buildParsedHttpRequest(
     injected: context.injected,
     headerParams: paramHeaders,
   });
-  if (layout !== undefined) checkOrigin(template, url);
+  if (layout !== undefined) checkOrigin(template, layout.pathStart, url);
   const shape: { method: string; url: string; headers: Readonly<Record<string, string>>; body?: string; redactQuery?: readonly string[] } = { method, url, headers };
   if (body !== undefined) shape.body = body;
   if (fixed.size > 0) shape.redactQuery = [...fixed.keys()];
@@ -247,21 +247,29 @@ export function buildParsedHttpRequest(
  * The URL built from a template has the template's origin (scheme, userinfo,
  * host, port), or nothing is sent. With placeholders only in the path and the
  * query, and every value escaped, this cannot fail; it is checked anyway,
- * before sending, so that no future change can move a request. A template
- * that does not parse as a URL is left to the transport, which reports it.
+ * before sending, so that no future change can move a request. The URL parser
+ * reads the origin from the text before the path (it ends at the first `/`,
+ * `\`, `?` or `#`), so the check reads that text of the built URL: it must be
+ * the template's, followed by one of those characters, and parse to the same
+ * origin. A template that does not parse as a URL is left to the transport,
+ * which reports it.
  */
-function checkOrigin(template: string, url: string): void {
+function checkOrigin(template: string, pathStart: number, url: string): void {
+  const prefix = template.slice(0, pathStart);
   let want: URL;
   try {
-    want = new URL(template);
+    want = new URL(prefix);
   } catch {
     return;
   }
+  const next = url.charAt(pathStart);
   let got: URL | undefined;
-  try {
-    got = new URL(url);
-  } catch {
-    got = undefined;
+  if (url.startsWith(prefix) && (next === "" || next === "/" || next === "\\" || next === "?" || next === "#")) {
+    try {
+      got = new URL(url.slice(0, pathStart));
+    } catch {
+      got = undefined;
+    }
   }
   if (got === undefined || got.protocol !== want.protocol || got.host !== want.host || got.username !== want.username || got.password !== want.password) {
     throw new HttpRequestError(`urlTemplate: the arguments would send the request to another origin than ${JSON.stringify(redactUrl(`${want.protocol}//${want.host}`))}`);
