@@ -26,3 +26,4 @@ export { GRPC_STATUS_CODE_NAMES, DEFAULT_GRPC_RETRYABLE_STATUS_CODES } from "./g
 export { MAX_JSON_DEPTH, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep } from "./json-depth.js";
 export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } from "./url-template.js";
 export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
+export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";

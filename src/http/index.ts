@@ -9,4 +9,4 @@ export { expandUrlTemplate } from "./url-template.js";
 export type { UrlTemplateExpansion } from "./url-template.js";
 export { fixedQueryKeys } from "./fixed-query.js";
 export { redactUrl } from "./redact-url.js";
-export { queryEscape } from "./url-escape.js";
+export { queryEscape } from "../core/index.js";

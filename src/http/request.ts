@@ -16,7 +16,7 @@ import { expandUrlTemplate } from "./url-template.js";
 import { redactUrl } from "./redact-url.js";
 import { fixedQueryKeys } from "./fixed-query.js";
 
-export { pathEscape } from "./url-escape.js";
+export { pathEscape } from "../core/index.js";
 
 /**
  * The request-shaping fields of a normalised `httpConfig` (http.md §1.3). The

@@ -1,5 +1,5 @@
 import type { UrlTemplateLayout } from "../core/index.js";
-import { pathEscape, queryEscape } from "./url-escape.js";
+import { pathEscape, queryEscape } from "../core/index.js";
 
 /**
  * The result of {@link expandUrlTemplate}: the URL text, or the problem that

@@ -37,7 +37,46 @@ export function queryEscape(text: string): string {
   return escapeBytes(text, QUERY_SAFE, true);
 }
 
-function escapeBytes(text: string, safe: Uint8Array, spaceAsPlus: boolean): string {
+/**
+ * {@link queryEscape} of a "binary string" (one character per byte, as
+ * `Buffer#toString("latin1")` gives), for bytes that need not be UTF-8.
+ * @internal Does not follow semver.
+ */
+export function queryEscapeBinary(binary: string): string {
+  return escapeBytes(binary, QUERY_SAFE, true, "latin1");
+}
+
+/**
+ * Go's `url.QueryUnescape` of a binary string, giving a binary string:
+ * `+` is a space, `%XX` a byte; `undefined` for a bad escape. Linear.
+ * @internal Does not follow semver.
+ */
+export function queryUnescapeBinary(binary: string): string | undefined {
+  if (binary.indexOf("%") < 0 && binary.indexOf("+") < 0) return binary;
+  const out = Buffer.allocUnsafe(binary.length);
+  let n = 0;
+  for (let i = 0; i < binary.length; i++) {
+    const c = binary.charCodeAt(i);
+    if (c === 0x2b) out[n++] = 0x20;
+    else if (c === 0x25) {
+      const hi = hexValue(binary.charCodeAt(i + 1));
+      const lo = hexValue(binary.charCodeAt(i + 2));
+      if (hi < 0 || lo < 0) return undefined;
+      out[n++] = hi * 16 + lo;
+      i += 2;
+    } else out[n++] = c;
+  }
+  return out.toString("latin1", 0, n);
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
+}
+
+function escapeBytes(text: string, safe: Uint8Array, spaceAsPlus: boolean, encoding: "utf8" | "latin1" = "utf8"): string {
   let clean = true;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -47,7 +86,7 @@ function escapeBytes(text: string, safe: Uint8Array, spaceAsPlus: boolean): stri
     }
   }
   if (clean) return text;
-  const bytes = Buffer.from(text, "utf8");
+  const bytes = Buffer.from(text, encoding);
   const out = Buffer.allocUnsafe(bytes.length * 3);
   let n = 0;
   for (let i = 0; i < bytes.length; i++) {
