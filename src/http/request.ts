@@ -1,4 +1,4 @@
-import type { JsonValue, Logger } from "../core/index.js";
+import type { JsonValue, Logger, UrlTemplateLayout } from "../core/index.js";
 import { goJsonMarshal, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
 import {
   appendQuery,
@@ -131,7 +131,8 @@ export function buildParsedHttpRequest(
   const config = handler.httpConfig;
   const method = (config.method ?? "").toUpperCase() || "POST";
   if (!TOKEN.test(method)) throw new HttpRequestError(`creating HTTP request: net/http: invalid method ${JSON.stringify(config.method ?? "")}`);
-  if (typeof argValue === "string" ? jsonTextTooDeep(argValue) : jsonValueTooDeep(argValue)) {
+  // The text, when there is one, is what `parsed` came from: scanning it is cheaper (and free below 1000 characters).
+  if (typeof args === "string" ? jsonTextTooDeep(args) : jsonValueTooDeep(argValue)) {
     throw new HttpRequestError(`invalid arguments: JSON ${jsonDepthMessage()}`);
   }
   if (jsonValueTooDeep(config.staticBody)) throw new HttpRequestError(`staticBody: JSON ${jsonDepthMessage()}`);
@@ -149,7 +150,7 @@ export function buildParsedHttpRequest(
       config.bodyMapping !== undefined);
 
   const template = config.urlTemplate ?? config.endpoint;
-  const layout = config.urlTemplate === undefined ? undefined : urlTemplateLayout(config.urlTemplate);
+  const layout = config.urlTemplate === undefined ? undefined : layoutOf(config.urlTemplate);
   if (layout !== undefined) {
     const problem = urlTemplatePlacementProblem(layout);
     if (problem !== undefined) throw new HttpRequestError(`urlTemplate: ${problem}`);
@@ -159,7 +160,6 @@ export function buildParsedHttpRequest(
   const paramHeaders: Record<string, string> = {};
   // The manifest's own query keys and staticQuery keys: no argument replaces them.
   const fixed = fixedQueryKeys(template, staticQuery);
-  const dropped = (argument: string, where: string): void => warnFixedOnce(handler, context.logger, argument, where);
 
   if (advanced) {
     const remaining = { ...objectArgs(argValue, "unmarshalling args for advanced config") };
@@ -192,25 +192,25 @@ export function buildParsedHttpRequest(
       if (queryParams.length > 0) {
         const moved = pick(remaining, queryParams);
         for (const key of Object.keys(moved)) delete remaining[key];
-        url = appendQuery(url, withoutFixed(moved, fixed, dropped));
+        url = appendQuery(url, withoutFixed(moved, fixed, handler, context.logger));
       }
       const base = isPlainObject(config.staticBody) ? config.staticBody : {};
       for (const key of Object.keys(remaining)) {
         if (Object.prototype.hasOwnProperty.call(base, key)) {
           delete remaining[key];
-          dropped(key, "staticBody");
+          warnFixedOnce(handler, context.logger, key, "staticBody");
         }
       }
       body = goJsonMarshal({ ...base, ...(remaining as Record<string, JsonValue>) });
     } else {
       const query = queryParams.length > 0 ? pick(remaining, queryParams) : remaining;
-      url = appendQuery(url, withoutFixed(query, fixed, dropped));
+      url = appendQuery(url, withoutFixed(query, fixed, handler, context.logger));
     }
   } else {
     if (Object.keys(staticQuery).length > 0) url = appendQuery(url, staticQuery);
     if (hasArgs) {
       if (bodyMethod) body = typeof args === "string" ? args : JSON.stringify(args);
-      else url = appendQuery(url, withoutFixed(objectArgs(argValue, "building query params: unmarshalling query args"), fixed, dropped));
+      else url = appendQuery(url, withoutFixed(objectArgs(argValue, "building query params: unmarshalling query args"), fixed, handler, context.logger));
     } else if (bodyMethod && config.staticBody !== undefined) {
       body = goJsonMarshal(config.staticBody);
     }
@@ -237,10 +237,11 @@ export function buildParsedHttpRequest(
     headerParams: paramHeaders,
   });
   if (layout !== undefined) checkOrigin(template, layout.pathStart, url);
-  const shape: { method: string; url: string; headers: Readonly<Record<string, string>>; body?: string; redactQuery?: readonly string[] } = { method, url, headers };
-  if (body !== undefined) shape.body = body;
-  if (fixed.size > 0) shape.redactQuery = [...fixed.keys()];
-  return shape;
+  if (fixed.size > 0) {
+    const redactQuery = [...fixed.keys()];
+    return body === undefined ? { method, url, headers, redactQuery } : { method, url, headers, body, redactQuery };
+  }
+  return body === undefined ? { method, url, headers } : { method, url, headers, body };
 }
 
 /**
@@ -248,32 +249,29 @@ export function buildParsedHttpRequest(
  * host, port), or nothing is sent. With placeholders only in the path and the
  * query, and every value escaped, this cannot fail; it is checked anyway,
  * before sending, so that no future change can move a request. The URL parser
- * reads the origin from the text before the path (it ends at the first `/`,
- * `\`, `?` or `#`), so the check reads that text of the built URL: it must be
- * the template's, followed by one of those characters, and parse to the same
- * origin. A template that does not parse as a URL is left to the transport,
- * which reports it.
+ * reads the origin from the text before the path alone (the authority ends at
+ * the first `/`, `\`, `?` or `#`), so the built URL has the template's origin
+ * exactly when it starts with the template's text before the path, followed by
+ * one of those characters or nothing.
  */
 function checkOrigin(template: string, pathStart: number, url: string): void {
-  const prefix = template.slice(0, pathStart);
-  let want: URL;
-  try {
-    want = new URL(prefix);
-  } catch {
-    return;
-  }
   const next = url.charAt(pathStart);
-  let got: URL | undefined;
-  if (url.startsWith(prefix) && (next === "" || next === "/" || next === "\\" || next === "?" || next === "#")) {
-    try {
-      got = new URL(url.slice(0, pathStart));
-    } catch {
-      got = undefined;
-    }
+  if (url.startsWith(template.slice(0, pathStart)) && (next === "" || next === "/" || next === "\\" || next === "?" || next === "#")) return;
+  throw new HttpRequestError(`urlTemplate: the arguments would send the request to another origin than ${JSON.stringify(redactUrl(template.slice(0, pathStart)))}`);
+}
+
+/** Template layouts by template text: a bounded memo of a pure function (emptied when full). */
+const LAYOUTS = new Map<string, UrlTemplateLayout>();
+const LAYOUT_LIMIT = 256;
+
+function layoutOf(template: string): UrlTemplateLayout {
+  let layout = LAYOUTS.get(template);
+  if (layout === undefined) {
+    layout = urlTemplateLayout(template);
+    if (LAYOUTS.size >= LAYOUT_LIMIT) LAYOUTS.clear();
+    LAYOUTS.set(template, layout);
   }
-  if (got === undefined || got.protocol !== want.protocol || got.host !== want.host || got.username !== want.username || got.password !== want.password) {
-    throw new HttpRequestError(`urlTemplate: the arguments would send the request to another origin than ${JSON.stringify(redactUrl(`${want.protocol}//${want.host}`))}`);
-  }
+  return layout;
 }
 
 /** Handlers whose dropped-argument warning was logged (once per handler config, held weakly). */
@@ -291,14 +289,14 @@ function warnFixedOnce(handler: HttpRequestHandler, logger: Logger | undefined, 
 }
 
 /** `params` without the keys in `fixed`, each dropped one reported. */
-function withoutFixed(params: Record<string, JsonValue>, fixed: ReadonlyMap<string, string>, dropped: (argument: string, where: string) => void): Record<string, JsonValue> {
+function withoutFixed(params: Record<string, JsonValue>, fixed: ReadonlyMap<string, string>, handler: HttpRequestHandler, logger: Logger | undefined): Record<string, JsonValue> {
   if (fixed.size === 0) return params;
   let out: Record<string, JsonValue> | undefined;
   for (const key of Object.keys(params)) {
     if (!fixed.has(key)) continue;
     out ??= { ...params };
     delete out[key];
-    dropped(key, fixed.get(key) as string);
+    warnFixedOnce(handler, logger, key, fixed.get(key) as string);
   }
   return out ?? params;
 }
