@@ -1,5 +1,5 @@
 import type { JsonValue, Logger, UrlTemplateLayout } from "../core/index.js";
-import { goJsonMarshal, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
+import { goJsonMarshal, InvalidArgumentsError, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
 import {
   appendQuery,
   buildOmniaHeaders,
@@ -104,8 +104,9 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  *   < headersFromSecret < Omnia headers < injected < headerParams. The caller's
  *   Authorization is never among them.
  *
- * @throws HttpRequestError (`ERR_OMNIA_HTTP_REQUEST`) for arguments of the wrong
- * shape or nested too deep, an invalid method, a urlTemplate placeholder outside
+ * @throws InvalidArgumentsError (`ERR_OMNIA_INVALID_ARGUMENTS`) for arguments
+ * nested deeper than 1000 levels; HttpRequestError (`ERR_OMNIA_HTTP_REQUEST`)
+ * for arguments of the wrong shape, an invalid method, a urlTemplate placeholder outside
  * the path and query, or a URL that would leave the template's origin or path
  * (nothing is sent); MappingError (`ERR_OMNIA_MAPPING`) for a failing bodyMapping
  * @public
@@ -133,7 +134,7 @@ export function buildParsedHttpRequest(
   if (!TOKEN.test(method)) throw new HttpRequestError(`creating HTTP request: net/http: invalid method ${JSON.stringify(config.method ?? "")}`);
   // The text, when there is one, is what `parsed` came from: scanning it is cheaper (and free below 1000 characters).
   if (typeof args === "string" ? jsonTextTooDeep(args) : jsonValueTooDeep(argValue)) {
-    throw new HttpRequestError(`invalid arguments: JSON ${jsonDepthMessage()}`);
+    throw new InvalidArgumentsError(`invalid arguments: JSON ${jsonDepthMessage()}`);
   }
   if (jsonValueTooDeep(config.staticBody)) throw new HttpRequestError(`staticBody: JSON ${jsonDepthMessage()}`);
   const bodyMethod = BODY_METHODS.has(method);

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../core/index.js";
 import { appendQuery, buildOmniaHeaders, goFormat, isValidHeaderValue, mergeHttpToolHeaders } from "../headers/index.js";
-import { goJsonMarshal, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, pathTemplateLayout } from "../core/index.js";
+import { goJsonMarshal, InvalidArgumentsError, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, pathTemplateLayout } from "../core/index.js";
 import { argumentsPresent, expandUrlTemplate, fixedQueryKeys, HttpRequestError, type HttpHeaderContext, type HttpRequestShape } from "../http/index.js";
 import type { OpenApiOperation } from "./types.js";
 
@@ -32,13 +32,14 @@ const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
  * `x-omnia-param-*`) < broker-injected < header parameters.
  *
  * @throws HttpRequestError (`ERR_OMNIA_HTTP_REQUEST`) when the arguments are
- *   not a JSON object or are nested deeper than 1000 levels, or a path value
- *   would be a dot segment (nothing is sent)
+ *   not a JSON object or a path value would be a dot segment (nothing is
+ *   sent); InvalidArgumentsError (`ERR_OMNIA_INVALID_ARGUMENTS`) when they are
+ *   nested deeper than 1000 levels
  * @public
  */
 export function buildOpenApiRequest(operation: OpenApiOperation, args: string | JsonValue | undefined, context: HttpHeaderContext = {}): HttpRequestShape {
   if (typeof args === "string" ? jsonTextTooDeep(args) : jsonValueTooDeep(args)) {
-    throw new HttpRequestError(`building OpenAPI request: invalid arguments: JSON ${jsonDepthMessage()}`);
+    throw new InvalidArgumentsError(`building OpenAPI request: invalid arguments: JSON ${jsonDepthMessage()}`);
   }
   const values = objectArgs(args);
   const pathValues = new Map<string, string>();

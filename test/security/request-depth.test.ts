@@ -4,7 +4,7 @@
 // (MAX_JSON_DEPTH): exactly 1000 goes through the whole pipeline.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ConfigError, MAX_JSON_DEPTH, jsonTextTooDeep, jsonValueTooDeep } from "../../src/core/index.js";
+import { ConfigError, InvalidArgumentsError, MAX_JSON_DEPTH, jsonTextTooDeep, jsonValueTooDeep } from "../../src/core/index.js";
 import { buildHttpRequest, HttpRequestError } from "../../src/http/index.js";
 import { buildOpenApiRequest } from "../../src/openapi/index.js";
 import { loadToolRegistry } from "../../src/manifest/index.js";
@@ -38,8 +38,8 @@ faultTest("arguments nested 100000 deep: a typed error on every handler shape, n
   const shapes = ["      method: POST", "      method: GET", "      method: POST\n      staticBody: { v: 1 }", `      method: GET\n      urlTemplate: ${server.url}/u/{a}`];
   for (const [i, shape] of shapes.entries()) {
     const r = rig(ctx, httpRegistry(`${server.url}/x`, { httpConfig: shape }));
-    expectError(await r.call(`deep-${i}`, DEEP_ARGS), "invalid arguments: JSON nested deeper than 1000 levels", "ERR_OMNIA_HTTP_REQUEST");
-    expectError(await r.call(`deep-arr-${i}`, `{"a":${arrays(DEEP)}}`), "invalid arguments: JSON nested deeper than 1000 levels", "ERR_OMNIA_HTTP_REQUEST");
+    expectError(await r.call(`deep-${i}`, DEEP_ARGS), "invalid arguments: JSON nested deeper than 1000 levels", "ERR_OMNIA_INVALID_ARGUMENTS");
+    expectError(await r.call(`deep-arr-${i}`, `{"a":${arrays(DEEP)}}`), "invalid arguments: JSON nested deeper than 1000 levels", "ERR_OMNIA_INVALID_ARGUMENTS");
     assert.equal(server.requests.length, i, "nothing was sent for the deep arguments");
     assert.equal((await r.call(`ok-${i}`, '{"a":"1"}')).status, "success");
   }
@@ -58,7 +58,7 @@ faultTest("arguments exactly 1000 deep go through the executor to the backend, b
 test("buildHttpRequest and buildOpenApiRequest refuse deep parsed values with a typed error", () => {
   const handler = { name: "h", tool: { name: "t" }, httpConfig: { endpoint: "http://127.0.0.1:1/x", method: "POST" } };
   const value = JSON.parse(DEEP_ARGS) as Record<string, never>;
-  assert.throws(() => buildHttpRequest(handler, value), (e: unknown) => e instanceof HttpRequestError && e.message === "invalid arguments: JSON nested deeper than 1000 levels");
+  assert.throws(() => buildHttpRequest(handler, value), (e: unknown) => e instanceof InvalidArgumentsError && e.message === "invalid arguments: JSON nested deeper than 1000 levels");
   assert.throws(
     () => buildHttpRequest({ ...handler, httpConfig: { ...handler.httpConfig, staticBody: value } }, "{}"),
     (e: unknown) => e instanceof HttpRequestError && e.message === "staticBody: JSON nested deeper than 1000 levels",
@@ -67,7 +67,7 @@ test("buildHttpRequest and buildOpenApiRequest refuse deep parsed values with a 
   for (const args of [DEEP_ARGS, value]) {
     assert.throws(
       () => buildOpenApiRequest(operation, args),
-      (e: unknown) => e instanceof HttpRequestError && e.message === "building OpenAPI request: invalid arguments: JSON nested deeper than 1000 levels",
+      (e: unknown) => e instanceof InvalidArgumentsError && e.message === "building OpenAPI request: invalid arguments: JSON nested deeper than 1000 levels",
     );
   }
 });

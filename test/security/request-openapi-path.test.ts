@@ -3,7 +3,7 @@
 // before anything is sent, through the executor against a real loopback service.
 import assert from "node:assert/strict";
 import { loadToolRegistry } from "../../src/manifest/index.js";
-import { createToolExecutor } from "../../src/registry/index.js";
+import { createToolExecutor } from "../../src/index.js";
 import { startOpenApiServer } from "../helpers/openapi-server.js";
 import { faultTest } from "../faults/helpers/harness.js";
 
