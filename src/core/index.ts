@@ -23,3 +23,7 @@ export { goJsonMarshal, goJsonString, compareUtf8 } from "./go-json.js";
 export type { GrpcStatusCodeName } from "./grpc-status.js";
 export { goQuote } from "./go-quote.js";
 export { GRPC_STATUS_CODE_NAMES, DEFAULT_GRPC_RETRYABLE_STATUS_CODES } from "./grpc-status.js";
+export { MAX_JSON_DEPTH, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep } from "./json-depth.js";
+export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } from "./url-template.js";
+export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
+export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";

@@ -12,6 +12,9 @@ interface ParamKey {
   readonly valid: boolean;
 }
 
+/** Past this many distinct parameter headers, de-duplication switches from a list to a Map. */
+const SHORT_LIST = 16;
+
 /** Argument name → its `x-omnia-param-<PascalCase>` header. */
 const PARAM_KEYS = new NameCache<ParamKey>((name) => {
   const key = OmniaHeader.PARAM_PREFIX + toPascalCase(name);
@@ -80,8 +83,11 @@ export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions)
  * @internal Does not follow semver.
  */
 export function putScalarParams(out: Record<string, string>, obj: Record<string, unknown>, logger: Logger | undefined): void {
+  // Lower-cased header name -> the key written for it. A short list while there are few (cheaper than
+  // a Map for a typical call), a Map past SHORT_LIST entries, so that the lookups stay linear overall.
   let lowers: string[] | undefined;
   let keys: string[] | undefined;
+  let written: Map<string, string> | undefined;
   for (const name in obj) {
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
     const v = obj[name];
@@ -100,7 +106,11 @@ export function putScalarParams(out: Record<string, string>, obj: Record<string,
       continue;
     }
     // Case-insensitive de-duplication: the later argument wins.
-    if (lowers === undefined || keys === undefined) {
+    if (written !== undefined) {
+      const prior = written.get(param.lower);
+      if (prior !== undefined && prior !== param.key) delete out[prior];
+      written.set(param.lower, param.key);
+    } else if (lowers === undefined || keys === undefined) {
       lowers = [param.lower];
       keys = [param.key];
     } else {
@@ -108,9 +118,13 @@ export function putScalarParams(out: Record<string, string>, obj: Record<string,
       if (at >= 0) {
         delete out[keys[at]!];
         keys[at] = param.key;
-      } else {
+      } else if (lowers.length < SHORT_LIST) {
         lowers.push(param.lower);
         keys.push(param.key);
+      } else {
+        written = new Map();
+        for (let i = 0; i < lowers.length; i++) written.set(lowers[i]!, keys[i]!);
+        written.set(param.lower, param.key);
       }
     }
     out[param.key] = s;

@@ -1,3 +1,4 @@
+import { queryEscapeBinary, queryUnescapeBinary } from "../core/index.js";
 import { goFormat } from "./go-format.js";
 
 /**
@@ -57,44 +58,10 @@ function parseQuery(raw: string): Map<string, string[]> {
 }
 
 /** Go's `QueryUnescape` over a binary string; `undefined` for a bad escape. */
-function unescapeQuery(s: string): string | undefined {
-  if (s.indexOf("%") < 0 && s.indexOf("+") < 0) return s;
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === "+") out += " ";
-    else if (c === "%") {
-      const hi = hexValue(s.charCodeAt(i + 1));
-      const lo = hexValue(s.charCodeAt(i + 2));
-      if (hi < 0 || lo < 0) return undefined;
-      out += String.fromCharCode(hi * 16 + lo);
-      i += 2;
-    } else out += c;
-  }
-  return out;
-}
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return -1;
-}
-
-const HEX = "0123456789ABCDEF";
+const unescapeQuery = queryUnescapeBinary;
 
 /** Go's `QueryEscape` over a binary string (one char per byte). */
-function escapeQueryBytes(s: string): string {
-  let out = "";
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x7e) {
-      out += s[i];
-    } else if (c === 0x20) out += "+";
-    else out += `%${HEX[c >> 4]}${HEX[c & 15]}`;
-  }
-  return out;
-}
+const escapeQueryBytes = queryEscapeBinary;
 
 /**
  * Go's `url.QueryEscape`: the escaping `appendQuery` applies to each key and

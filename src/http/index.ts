@@ -5,3 +5,8 @@ export type { HttpResponseShaping, HttpInterpretation } from "./response.js";
 export { sendHttpRequest, createDefaultDispatcher, MAX_RESPONSE_BYTES, MAX_REDIRECTS } from "./transport.js";
 export type { HttpRequestShape, HttpWireResponse, SendOptions, HttpDispatcher } from "./transport.js";
 export { HttpStatusError, HttpTransportError, HttpRequestError, MappingError } from "./errors.js";
+export { expandUrlTemplate } from "./url-template.js";
+export type { UrlTemplateExpansion } from "./url-template.js";
+export { fixedQueryKeys } from "./fixed-query.js";
+export { redactUrl } from "./redact-url.js";
+export { queryEscape } from "../core/index.js";

@@ -1,8 +1,7 @@
-import type { JsonValue, Logger } from "../core/index.js";
-import { goJsonMarshal } from "../core/index.js";
+import type { JsonValue, Logger, UrlTemplateLayout } from "../core/index.js";
+import { goJsonMarshal, InvalidArgumentsError, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
 import {
   appendQuery,
-  goQueryEscape,
   buildOmniaHeaders,
   goFormat,
   isValidHeaderValue,
@@ -13,6 +12,11 @@ import {
 import { evaluateMapping } from "./response.js";
 import { HttpRequestError, MappingError } from "./errors.js";
 import type { HttpRequestShape } from "./transport.js";
+import { expandUrlTemplate } from "./url-template.js";
+import { redactUrl } from "./redact-url.js";
+import { fixedQueryKeys } from "./fixed-query.js";
+
+export { pathEscape } from "../core/index.js";
 
 /**
  * The request-shaping fields of a normalised `httpConfig` (http.md §1.3). The
@@ -82,17 +86,29 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  *   object with no keys as a value) send no body, except a `staticBody`.
  * - Advanced path (any of urlTemplate, headerParams, queryParams, staticBody,
  *   bodyMapping, with non-empty arguments): the arguments must be an object;
- *   placeholders `{arg}` are replaced by the value's `%v` text **percent-encoded
- *   as a path segment** (API.md decision 6, unlike 1.3.0's raw text), and args
- *   used by the template or headerParams are consumed.
+ *   each placeholder `{name}` the template declares is replaced, in one pass,
+ *   by that argument's `%v` text **percent-encoded** (as a path segment in the
+ *   path, as a query component in the query; Omnia 1.3.0 substitutes raw
+ *   text), and args used by the template or headerParams are consumed. A
+ *   placeholder in the scheme, userinfo, host or port is refused, and so is a
+ *   URL whose origin is not the template's, or a path segment that a value
+ *   makes a dot segment (`.`, `..`, `%2e`, …).
+ * - Fixed values stay fixed: an argument named like a key of the endpoint's
+ *   (or template's) own query, of `staticQuery` or of `staticBody` is dropped
+ *   where it would replace that value, and a warning is logged once per
+ *   handler (Omnia 1.3.0 lets the argument win).
+ * - Arguments nested deeper than 1000 levels are refused.
  * - Simple path: a body method sends the argument text verbatim; a parsed value
  *   is sent as `JSON.stringify` gives it.
  * - Headers merge case-insensitively: Content-Type < httpConfig.headers < auth
  *   < headersFromSecret < Omnia headers < injected < headerParams. The caller's
  *   Authorization is never among them.
  *
- * @throws HttpRequestError (`ERR_OMNIA_HTTP_REQUEST`) for arguments of the wrong
- * shape or an invalid method; MappingError (`ERR_OMNIA_MAPPING`) for a failing bodyMapping
+ * @throws InvalidArgumentsError (`ERR_OMNIA_INVALID_ARGUMENTS`) for arguments
+ * nested deeper than 1000 levels; HttpRequestError (`ERR_OMNIA_HTTP_REQUEST`)
+ * for arguments of the wrong shape, an invalid method, a urlTemplate placeholder outside
+ * the path and query, or a URL that would leave the template's origin or path
+ * (nothing is sent); MappingError (`ERR_OMNIA_MAPPING`) for a failing bodyMapping
  * @public
  */
 export function buildHttpRequest(handler: HttpRequestHandler, args: string | JsonValue | undefined, context: HttpHeaderContext = {}): HttpRequestShape {
@@ -116,6 +132,11 @@ export function buildParsedHttpRequest(
   const config = handler.httpConfig;
   const method = (config.method ?? "").toUpperCase() || "POST";
   if (!TOKEN.test(method)) throw new HttpRequestError(`creating HTTP request: net/http: invalid method ${JSON.stringify(config.method ?? "")}`);
+  // The text, when there is one, is what `parsed` came from: scanning it is cheaper (and free below 1000 characters).
+  if (typeof args === "string" ? jsonTextTooDeep(args) : jsonValueTooDeep(argValue)) {
+    throw new InvalidArgumentsError(`invalid arguments: JSON ${jsonDepthMessage()}`);
+  }
+  if (jsonValueTooDeep(config.staticBody)) throw new HttpRequestError(`staticBody: JSON ${jsonDepthMessage()}`);
   const bodyMethod = BODY_METHODS.has(method);
   const hasArgs = argumentsPresent(args);
   const headerParams = config.headerParams ?? {};
@@ -129,19 +150,36 @@ export function buildParsedHttpRequest(
       config.staticBody !== undefined ||
       config.bodyMapping !== undefined);
 
-  let url = config.urlTemplate ?? config.endpoint;
+  const template = config.urlTemplate ?? config.endpoint;
+  const layout = config.urlTemplate === undefined ? undefined : layoutOf(config.urlTemplate);
+  if (layout !== undefined) {
+    const problem = urlTemplatePlacementProblem(layout);
+    if (problem !== undefined) throw new HttpRequestError(`urlTemplate: ${problem}`);
+  }
+  let url = template;
   let body: string | undefined;
   const paramHeaders: Record<string, string> = {};
+  // The manifest's own query keys and staticQuery keys: no argument replaces them.
+  const fixed = fixedQueryKeys(template, staticQuery);
 
   if (advanced) {
     const remaining = { ...objectArgs(argValue, "unmarshalling args for advanced config") };
-    if (config.urlTemplate !== undefined) {
-      for (const key of Object.keys(remaining)) {
-        const placeholder = `{${key}}`;
-        if (!url.includes(placeholder)) continue;
-        url = substitute(url, placeholder, key, goFormat(remaining[key]));
-        delete remaining[key];
-      }
+    if (layout !== undefined && config.urlTemplate !== undefined) {
+      const formatted = new Map<string, string>();
+      const expansion = expandUrlTemplate(
+        config.urlTemplate,
+        layout,
+        (name) => {
+          if (!Object.prototype.hasOwnProperty.call(remaining, name)) return undefined;
+          let text = formatted.get(name);
+          if (text === undefined) formatted.set(name, (text = goFormat(remaining[name])));
+          return text;
+        },
+        (name) => `argument ${JSON.stringify(name)}`,
+      );
+      if (!expansion.ok) throw new HttpRequestError(`urlTemplate: ${expansion.message}`);
+      url = expansion.url;
+      for (const name of expansion.used) delete remaining[name];
     }
     for (const [argName, headerName] of Object.entries(headerParams)) {
       if (!Object.prototype.hasOwnProperty.call(remaining, argName)) continue;
@@ -155,19 +193,25 @@ export function buildParsedHttpRequest(
       if (queryParams.length > 0) {
         const moved = pick(remaining, queryParams);
         for (const key of Object.keys(moved)) delete remaining[key];
-        url = appendQuery(url, moved);
+        url = appendQuery(url, withoutFixed(moved, fixed, handler, context.logger));
       }
       const base = isPlainObject(config.staticBody) ? config.staticBody : {};
+      for (const key of Object.keys(remaining)) {
+        if (Object.prototype.hasOwnProperty.call(base, key)) {
+          delete remaining[key];
+          warnFixedOnce(handler, context.logger, key, "staticBody");
+        }
+      }
       body = goJsonMarshal({ ...base, ...(remaining as Record<string, JsonValue>) });
     } else {
       const query = queryParams.length > 0 ? pick(remaining, queryParams) : remaining;
-      url = appendQuery(url, query);
+      url = appendQuery(url, withoutFixed(query, fixed, handler, context.logger));
     }
   } else {
     if (Object.keys(staticQuery).length > 0) url = appendQuery(url, staticQuery);
     if (hasArgs) {
       if (bodyMethod) body = typeof args === "string" ? args : JSON.stringify(args);
-      else url = appendQuery(url, objectArgs(argValue, "building query params: unmarshalling query args"));
+      else url = appendQuery(url, withoutFixed(objectArgs(argValue, "building query params: unmarshalling query args"), fixed, handler, context.logger));
     } else if (bodyMethod && config.staticBody !== undefined) {
       body = goJsonMarshal(config.staticBody);
     }
@@ -193,7 +237,69 @@ export function buildParsedHttpRequest(
     injected: context.injected,
     headerParams: paramHeaders,
   });
+  if (layout !== undefined) checkOrigin(template, layout.pathStart, url);
+  if (fixed.size > 0) {
+    const redactQuery = [...fixed.keys()];
+    return body === undefined ? { method, url, headers, redactQuery } : { method, url, headers, body, redactQuery };
+  }
   return body === undefined ? { method, url, headers } : { method, url, headers, body };
+}
+
+/**
+ * The URL built from a template has the template's origin (scheme, userinfo,
+ * host, port), or nothing is sent. With placeholders only in the path and the
+ * query, and every value escaped, this cannot fail; it is checked anyway,
+ * before sending, so that no future change can move a request. The URL parser
+ * reads the origin from the text before the path alone (the authority ends at
+ * the first `/`, `\`, `?` or `#`), so the built URL has the template's origin
+ * exactly when it starts with the template's text before the path, followed by
+ * one of those characters or nothing.
+ */
+function checkOrigin(template: string, pathStart: number, url: string): void {
+  const next = url.charAt(pathStart);
+  if (url.startsWith(template.slice(0, pathStart)) && (next === "" || next === "/" || next === "\\" || next === "?" || next === "#")) return;
+  throw new HttpRequestError(`urlTemplate: the arguments would send the request to another origin than ${JSON.stringify(redactUrl(template.slice(0, pathStart)))}`);
+}
+
+/** Template layouts by template text: a bounded memo of a pure function (emptied when full). */
+const LAYOUTS = new Map<string, UrlTemplateLayout>();
+const LAYOUT_LIMIT = 256;
+
+function layoutOf(template: string): UrlTemplateLayout {
+  let layout = LAYOUTS.get(template);
+  if (layout === undefined) {
+    layout = urlTemplateLayout(template);
+    if (LAYOUTS.size >= LAYOUT_LIMIT) LAYOUTS.clear();
+    LAYOUTS.set(template, layout);
+  }
+  return layout;
+}
+
+/** Handlers whose dropped-argument warning was logged (once per handler config, held weakly). */
+const WARNED_FIXED = new WeakSet<object>();
+
+function warnFixedOnce(handler: HttpRequestHandler, logger: Logger | undefined, argument: string, where: string): void {
+  if (logger === undefined || WARNED_FIXED.has(handler.httpConfig)) return;
+  WARNED_FIXED.add(handler.httpConfig);
+  logger.warn("an argument named like a fixed value of the handler was dropped; the fixed value is sent (logged once per handler)", {
+    tool: handler.tool.name,
+    handler: handler.name,
+    argument,
+    fixed: where,
+  });
+}
+
+/** `params` without the keys in `fixed`, each dropped one reported. */
+function withoutFixed(params: Record<string, JsonValue>, fixed: ReadonlyMap<string, string>, handler: HttpRequestHandler, logger: Logger | undefined): Record<string, JsonValue> {
+  if (fixed.size === 0) return params;
+  let out: Record<string, JsonValue> | undefined;
+  for (const key of Object.keys(params)) {
+    if (!fixed.has(key)) continue;
+    out ??= { ...params };
+    delete out[key];
+    warnFixedOnce(handler, logger, key, fixed.get(key) as string);
+  }
+  return out ?? params;
 }
 
 /**
@@ -250,44 +356,4 @@ function pick(from: Record<string, JsonValue>, names: readonly string[]): Record
 
 function isPlainObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Replaces every occurrence of `placeholder` with `value`, escaped for where
- * it stands (decision 6): as a path segment (Go `url.PathEscape`) before the
- * template's `?`, as a query component (Go `url.QueryEscape`) after it, so an
- * argument can change neither the host, the path depth, the query's keys nor
- * the fragment. A value that is exactly `.` or `..` would be resolved as a
- * dot segment by the URL parser and climb out of the template's path: it is
- * refused before anything is sent.
- */
-function substitute(template: string, placeholder: string, key: string, value: string): string {
-  const queryStart = template.indexOf("?");
-  let out = "";
-  let from = 0;
-  for (let at = template.indexOf(placeholder); at >= 0; at = template.indexOf(placeholder, from)) {
-    const inQuery = queryStart >= 0 && at > queryStart;
-    if (!inQuery && (value === "." || value === "..")) {
-      throw new HttpRequestError(`urlTemplate: argument ${JSON.stringify(key)} would be a dot path segment; got ${JSON.stringify(value)}`);
-    }
-    out += template.slice(from, at) + (inQuery ? goQueryEscape(value) : pathEscape(value));
-    from = at + placeholder.length;
-  }
-  return out + template.slice(from);
-}
-
-const PATH_SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+,:;=@]/;
-
-/**
- * Go's `url.PathEscape`: percent-encodes everything a path segment cannot hold
- * literally (`/`, `?`, `#`, `%`, space, non-ASCII as UTF-8 bytes), upper-case hex.
- * @internal Does not follow semver.
- */
-export function pathEscape(text: string): string {
-  let out = "";
-  for (const byte of Buffer.from(text, "utf8")) {
-    const c = String.fromCharCode(byte);
-    out += byte < 0x80 && PATH_SEGMENT_SAFE.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
 }

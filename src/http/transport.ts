@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
+import { redactUrl } from "./redact-url.js";
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -20,6 +21,8 @@ export interface HttpRequestShape {
   readonly headers: Readonly<Record<string, string>>;
   /** The body text, when there is one. */
   readonly body?: string | undefined;
+  /** Query keys whose values error texts show as `***` (the handler's fixed query values). */
+  readonly redactQuery?: readonly string[] | undefined;
 }
 
 /**
@@ -111,7 +114,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
   let method = request.method;
   let body = request.body;
   let headers = wireHeaders(request.headers);
-  let url = parseUrl(request.url, method);
+  let url = parseUrl(request.url, method, request.redactQuery);
   for (let redirects = 0; ; redirects++) {
     if (hook?.aborted === true) throw hook.reason;
     const response = await new Promise<Received>((resolve, reject) => {
@@ -126,7 +129,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
       if (redirects >= maxRedirects) {
         throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(url.redacted)}: stopped after ${maxRedirects} redirects`, false);
       }
-      const next = parseUrl(new URL(response.redirect, url.href).href, method);
+      const next = parseUrl(new URL(response.redirect, url.href).href, method, request.redactQuery);
       if (response.status <= 303 && method !== "HEAD") {
         method = "GET";
         body = undefined;
@@ -287,7 +290,7 @@ interface ParsedUrl {
   readonly path: string;
   readonly host: string;
   readonly hostname: string;
-  /** The URL as Go prints it in errors (password as `***`). */
+  /** The URL as error texts show it: userinfo and fixed query values as `***` (see redactUrl). */
   readonly redacted: string;
 }
 
@@ -299,17 +302,19 @@ interface ParsedUrl {
 const PARSED_URLS = new Map<string, ParsedUrl>();
 const PARSED_URL_LIMIT = 256;
 
-function parseUrl(text: string, method: string): ParsedUrl {
-  const hit = PARSED_URLS.get(text);
+function parseUrl(text: string, method: string, redactQuery: readonly string[] | undefined): ParsedUrl {
+  const memo = redactQuery === undefined || redactQuery.length === 0 ? text : `${text}\u0000${redactQuery.join("\u0000")}`;
+  const hit = PARSED_URLS.get(memo);
   if (hit !== undefined) return hit;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(text)}: unsupported protocol scheme ""`, false);
+    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redactUrl(text, redactQuery))}: unsupported protocol scheme ""`, false);
   }
+  const redacted = redactUrl(url.href, redactQuery);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted(url))}: unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))}`, false);
+    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(redacted)}: unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))}`, false);
   }
   const parsed: ParsedUrl = Object.freeze({
     href: url.href,
@@ -317,10 +322,10 @@ function parseUrl(text: string, method: string): ParsedUrl {
     path: `${url.pathname}${url.search}`,
     host: url.host,
     hostname: url.hostname,
-    redacted: redacted(url),
+    redacted,
   });
   if (PARSED_URLS.size >= PARSED_URL_LIMIT) PARSED_URLS.clear();
-  PARSED_URLS.set(text, parsed);
+  PARSED_URLS.set(memo, parsed);
   return parsed;
 }
 
@@ -368,18 +373,6 @@ function codeOf(e: unknown): string | undefined {
 
 function reasonOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * The URL as Go's `net/http` client prints it in errors (`stripPassword`): a
- * userinfo password becomes `***`, so a credential in an endpoint never reaches
- * the model or a record through an error message.
- */
-function redacted(url: URL): string {
-  if (url.password === "") return url.href;
-  const copy = new URL(url.href);
-  copy.password = "";
-  return copy.href.replace(`${copy.protocol}//${copy.username}@`, `${copy.protocol}//${copy.username}:***@`);
 }
 
 function transportError(e: unknown, method: string, target: ParsedUrl): unknown {

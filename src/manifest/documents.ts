@@ -1,6 +1,7 @@
 // Reads a manifest input (YAML or JSON text, bytes, parsed objects, or an array of
 // them) into documents, keeping enough of the YAML to point an issue at its line.
 import { LineCounter, parseAllDocuments, type Document } from "yaml";
+import { jsonTextTooDeep } from "../core/index.js";
 import type { PathSegment } from "./issues.js";
 import type { ManifestIssue } from "./types.js";
 
@@ -97,6 +98,8 @@ function firstLine(message: string): string {
 function lazyLines(text: string): SourceDocument["lineOf"] {
   let lookup: SourceDocument["lineOf"] | undefined;
   return (path) => {
+    // Text nested too deep is refused anyway; the YAML parser must not see it (it can exhaust memory).
+    if (lookup === undefined && jsonTextTooDeep(text)) lookup = noLine;
     if (lookup === undefined) {
       const lineCounter = new LineCounter();
       const parsed = parseAllDocuments(text, { lineCounter });

@@ -8,7 +8,7 @@
 // `validateHandler`, the auth CEL rules, maxBackoff >= initialBackoff, duplicates)
 // live in validate-handler.ts.
 import { z } from "zod";
-import { ConfigError, parseGoDuration, type JsonObject, type JsonValue } from "../core/index.js";
+import { ConfigError, jsonDepthMessage, jsonValueTooDeep, parseGoDuration, type JsonObject, type JsonValue } from "../core/index.js";
 import {
   AUTH_TYPES,
   BACKOFF_MULTIPLIER_PATTERN,
@@ -55,17 +55,25 @@ export const goDurationSchema = checked<string>((value) => {
 
 const nonEmptyString = z.string().min(1);
 
-/** Any JSON value; the issue points at the first non-JSON part (NaN, binary, a recursive alias). */
+/**
+ * Any JSON value, nested at most 1000 levels deep (checked first, without
+ * recursion, so that a deeper value is this issue and not a stack overflow);
+ * the issue points at the first non-JSON part (NaN, binary, a recursive alias).
+ */
 export const jsonValueSchema = z.custom<JsonValue>().check((ctx) => {
   if (ctx.value === undefined) {
     ctx.issues.push({ code: "custom", message: "is required", input: ctx.value });
+    return;
+  }
+  if (jsonValueTooDeep(ctx.value)) {
+    ctx.issues.push({ code: "custom", message: `JSON ${jsonDepthMessage()}`, input: ctx.value });
     return;
   }
   const bad = findNonJson(ctx.value);
   if (bad !== undefined) ctx.issues.push({ code: "custom", message: bad.message, input: ctx.value, path: bad.path });
 });
 
-/** A JSON object (a JSON Schema, a sandbox block). */
+/** A JSON object (a JSON Schema, a sandbox block), nested at most 1000 levels deep as {@link jsonValueSchema}. */
 export const jsonObjectSchema = z.custom<JsonObject>().check((ctx) => {
   if (ctx.value === undefined) {
     ctx.issues.push({ code: "custom", message: "is required", input: ctx.value });
@@ -73,6 +81,10 @@ export const jsonObjectSchema = z.custom<JsonObject>().check((ctx) => {
   }
   if (!isPlainObject(ctx.value)) {
     ctx.issues.push({ code: "custom", message: `expected a JSON object; got ${describeValue(ctx.value)}`, input: ctx.value });
+    return;
+  }
+  if (jsonValueTooDeep(ctx.value)) {
+    ctx.issues.push({ code: "custom", message: `JSON ${jsonDepthMessage()}`, input: ctx.value });
     return;
   }
   const bad = findNonJson(ctx.value);

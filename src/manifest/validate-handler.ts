@@ -6,7 +6,7 @@
 // It reads the raw handler defensively: a field of the wrong type has already been
 // reported by the schema, so every rule here runs only on what it can interpret.
 // That is what lets one load report every problem, not just the first.
-import { formatGoDuration } from "../core/index.js";
+import { formatGoDuration, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
 import {
   DEFAULT_INITIAL_BACKOFF_MS,
   DEFAULT_MAX_BACKOFF_MS,
@@ -181,6 +181,11 @@ function checkHttpConfig(http: Record<string, unknown>, path: PathSegment[], sin
   }
   if (http.endpoint === "" && !nonEmptyString(http.urlTemplate)) {
     sink.warning([...path, "endpoint"], "endpoint is empty and there is no urlTemplate; every call will fail");
+  }
+  if (typeof http.urlTemplate === "string") {
+    // A value in the scheme, userinfo, host or port could send the request, and its credentials, elsewhere.
+    const problem = urlTemplatePlacementProblem(urlTemplateLayout(http.urlTemplate));
+    if (problem !== undefined) sink.error([...path, "urlTemplate"], problem);
   }
 }
 

@@ -63,7 +63,14 @@ test("path values are Go %v text escaped as a path segment; every occurrence is 
   ]);
   // Go's url.PathEscape keeps "+" (and "$&,;=:@") in a segment.
   assert.equal(buildOpenApiRequest(op, { id: 1.5e21 }).url, "https://api.example.com/v1/owners/1.5e+21/pets/1.5e+21/{other}");
-  assert.equal(buildOpenApiRequest(op, { id: "..", other: "é" }).url, "https://api.example.com/v1/owners/../pets/../%C3%A9");
+  assert.equal(buildOpenApiRequest(op, { id: "a/b", other: "é" }).url, "https://api.example.com/v1/owners/a%2Fb/pets/a%2Fb/%C3%A9");
+  // A dot segment would climb out of the operation's path (issue #19): refused, as for urlTemplate.
+  for (const id of ["..", ".", "%2E%2e"]) {
+    assert.throws(() => buildOpenApiRequest(op, { id, other: "x" }), {
+      name: "HttpRequestError",
+      message: `building OpenAPI request: path parameter "id" would be a dot path segment; got ${JSON.stringify(id)}`,
+    });
+  }
 });
 
 test("PUT and PATCH carry a body; DELETE does not; no undeclared argument means no body", () => {

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../core/index.js";
 import { appendQuery, buildOmniaHeaders, goFormat, isValidHeaderValue, mergeHttpToolHeaders } from "../headers/index.js";
-import { goJsonMarshal } from "../core/index.js";
-import { argumentsPresent, HttpRequestError, pathEscape, type HttpHeaderContext, type HttpRequestShape } from "../http/index.js";
+import { goJsonMarshal, InvalidArgumentsError, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, pathTemplateLayout } from "../core/index.js";
+import { argumentsPresent, expandUrlTemplate, fixedQueryKeys, HttpRequestError, type HttpHeaderContext, type HttpRequestShape } from "../http/index.js";
 import type { OpenApiOperation } from "./types.js";
 
 const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
@@ -12,9 +12,10 @@ const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
  * JSON object, as text or parsed) and the header context. Pure: no I/O.
  *
  * Each argument goes by its parameter's `in` (Omnia's `categorizeArgs`):
- * - `path`: every `{name}` in the path template is replaced by the value's
- *   Go `%v` text, **percent-encoded as a path segment** (API.md decision 6, as
- *   for `urlTemplate`; Omnia substitutes raw text);
+ * - `path`: every `{name}` in the path template is replaced, in one pass, by
+ *   the value's Go `%v` text, **percent-encoded as a path segment** (Go
+ *   `url.PathEscape`, as for `urlTemplate`; Omnia substitutes raw text); a value
+ *   that would make a dot segment (`.`, `..`, `%2e`, …) is refused;
  * - `query`: added to the query, Go `%v` text, keys sorted (`url.Values.Encode`);
  * - `header`: sent as that header (Go `%v` text); a value that is not a valid
  *   header value is skipped and logged;
@@ -31,12 +32,17 @@ const BODY_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH"]);
  * `x-omnia-param-*`) < broker-injected < header parameters.
  *
  * @throws HttpRequestError (`ERR_OMNIA_HTTP_REQUEST`) when the arguments are
- *   not a JSON object
+ *   not a JSON object or a path value would be a dot segment (nothing is
+ *   sent); InvalidArgumentsError (`ERR_OMNIA_INVALID_ARGUMENTS`) when they are
+ *   nested deeper than 1000 levels
  * @public
  */
 export function buildOpenApiRequest(operation: OpenApiOperation, args: string | JsonValue | undefined, context: HttpHeaderContext = {}): HttpRequestShape {
+  if (typeof args === "string" ? jsonTextTooDeep(args) : jsonValueTooDeep(args)) {
+    throw new InvalidArgumentsError(`building OpenAPI request: invalid arguments: JSON ${jsonDepthMessage()}`);
+  }
   const values = objectArgs(args);
-  let path = operation.path;
+  const pathValues = new Map<string, string>();
   const query: Record<string, JsonValue> = {};
   const paramHeaders: Record<string, string> = {};
   const declared = new Set<string>();
@@ -46,7 +52,7 @@ export function buildOpenApiRequest(operation: OpenApiOperation, args: string | 
     const value = values[parameter.name] as JsonValue;
     switch (parameter.in) {
       case "path":
-        path = path.split(`{${parameter.name}}`).join(pathEscape(goFormat(value)));
+        pathValues.set(parameter.name, goFormat(value));
         break;
       case "query":
         query[parameter.name] = value;
@@ -69,7 +75,15 @@ export function buildOpenApiRequest(operation: OpenApiOperation, args: string | 
     hasRest = true;
   }
   const body = hasRest && BODY_METHODS.has(operation.method) ? goJsonMarshal(rest) : undefined;
-  const url = appendQuery(`${operation.baseURL}${path}`, query);
+  let path = operation.path;
+  if (pathValues.size > 0) {
+    const expansion = expandUrlTemplate(path, pathTemplateLayout(path), (name) => pathValues.get(name), (name) => `path parameter ${JSON.stringify(name)}`);
+    if (!expansion.ok) throw new HttpRequestError(`building OpenAPI request: ${expansion.message}`);
+    path = expansion.url;
+  }
+  const base = `${operation.baseURL}${path}`;
+  const fixed = fixedQueryKeys(operation.baseURL, {});
+  const url = appendQuery(base, query);
   const headers = mergeHttpToolHeaders({
     contentType: body === undefined ? undefined : "application/json",
     headers: operation.headers,
@@ -88,7 +102,10 @@ export function buildOpenApiRequest(operation: OpenApiOperation, args: string | 
     injected: context.injected,
     headerParams: paramHeaders,
   });
-  return body === undefined ? { method: operation.method, url, headers } : { method: operation.method, url, headers, body };
+  const shape: { method: string; url: string; headers: Readonly<Record<string, string>>; body?: string; redactQuery?: readonly string[] } = { method: operation.method, url, headers };
+  if (body !== undefined) shape.body = body;
+  if (fixed.size > 0) shape.redactQuery = [...fixed.keys()];
+  return shape;
 }
 
 function objectArgs(args: string | JsonValue | undefined): Record<string, JsonValue> {
