@@ -15,7 +15,7 @@ import { createTelemetry, type CallSpan, type Telemetry } from "../../src/teleme
 import * as realApi from "@opentelemetry/api";
 import { loadOpenTelemetryApi, type OpenTelemetryApi } from "../../src/telemetry/load-api.js";
 import { RetriesExhaustedError } from "../../src/retry/index.js";
-import { BackendError } from "../../src/registry/index.js";
+import { BackendError } from "../../src/executor/index.js";
 import { TimeoutError } from "../../src/core/index.js";
 import { CircuitOpenError } from "../../src/breaker/index.js";
 import { PolicyDeniedError } from "../../src/policy/index.js";
