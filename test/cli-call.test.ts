@@ -165,9 +165,11 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
       handlerName: "orders",
       handlerType: "grpc",
       execution: "server",
+      registryName: "loopback",
       status: "success",
       arguments: { orderId: "A-1" },
       result: { orderId: "A-1", status: "shipped" },
+      resultJson: '{"orderId":"A-1","status":"shipped"}',
       attempts: 1,
     });
     const seen = grpc.calls.find((c) => (c.args as { orderId?: string }).orderId === "A-1");

@@ -25,7 +25,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   openapi: ["core", "headers", "retry", "http"],
   "client-tools": ["core", "records"],
   backends: ["core", "manifest", "headers", "retry", "breaker", "http", "grpc", "mcp", "openapi"],
-  executor: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "mcp", "openapi", "client-tools", "backends"],
+  executor: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "mcp", "openapi", "client-tools", "backends", "telemetry"],
   contract: ["core", "headers", "gen/omnia/runtime"],
   conformance: ["core", "contract"],
   runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health"],

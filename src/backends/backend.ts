@@ -54,6 +54,8 @@ export interface BackendCall {
   readonly injected: Readonly<Record<string, string>> | undefined;
   /** The `x-omnia-delegation` token, when the handler delegates. */
   readonly delegationToken: string | undefined;
+  /** Writes the call's trace context into an HTTP or OpenAPI attempt's headers, last; absent when tracing is off. */
+  readonly injectTrace: ((headers: Record<string, string>) => void) | undefined;
   /** The breaker every attempt passes (the tool's, or the conversation's per-claim one); none for platform tools. */
   readonly breaker: CircuitBreaker | undefined;
 }

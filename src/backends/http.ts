@@ -40,10 +40,13 @@ export function httpExchange(
   context: HttpHeaderContext,
   dispatcher: () => HttpDispatcher,
   parsed?: JsonValue,
+  injectTrace?: ((headers: Record<string, string>) => void) | undefined,
 ): (abort: AttemptAbort) => Promise<HttpExchange> {
   return async (abort) => {
     // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
     const request = buildParsedHttpRequest(handler, args, parsed, context);
+    // Trace context goes in last, after every other header (Omnia's executor injects into the built request).
+    if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
     const response = await sendHttpRequest(dispatcher(), request, { abort });
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;
@@ -134,6 +137,7 @@ export function createHttpBackend(env: BackendEnv): Backend {
         },
         dispatcher,
         call.args,
+        call.injectTrace,
       );
       const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
       const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, rules: setup.rules, logger: env.logger, toolName: call.toolName };

@@ -18,9 +18,9 @@ export function createOpenApiBackend(env: BackendEnv): Backend {
       const operation = call.operation;
       if (operation === undefined) throw new UnknownToolError(`tool ${JSON.stringify(call.toolName)} not found`);
       const context = { identity: call.identity, agent: env.agent, auth: call.auth, injected: call.injected, delegationToken: call.delegationToken, logger: env.logger };
-      const rawArgs = call.rawArgs;
+      const { rawArgs, injectTrace } = call;
       const exchange = async (abort: AttemptAbort): Promise<HttpExchange> => {
-        const out = await executeOpenApiOperation(env.dispatcher(), operation, rawArgs, context, { abort });
+        const out = await executeOpenApiOperation(env.dispatcher(), operation, rawArgs, context, { abort }, injectTrace);
         const raw = out.response.headers["retry-after"];
         return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
       };

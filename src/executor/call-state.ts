@@ -4,6 +4,7 @@ import type { CircuitBreaker } from "../breaker/index.js";
 import type { PolicyAudit } from "../policy/index.js";
 import type { OpenApiOperation } from "../openapi/index.js";
 import type { ExecutableHandler } from "../backends/index.js";
+import type { CallSpan } from "../telemetry/index.js";
 import type { CallContext, ToolCall } from "./outcome.js";
 import { parseArguments } from "./stages/parse-arguments.js";
 
@@ -46,6 +47,10 @@ export class CallState {
   breaker: CircuitBreaker | undefined = undefined;
   /** Attempts that got past the breaker. */
   attempts = 0;
+  /** The call's `omnia.tool.call` span, when telemetry is on (opened once the tool is resolved). */
+  span: CallSpan | undefined = undefined;
+  /** Writes the span's trace context into an HTTP attempt's headers, when propagation is on. */
+  injectTrace: ((headers: Record<string, string>) => void) | undefined = undefined;
 
   constructor(call: ToolCall, ctx: CallContext, startedAt: number) {
     this.call = call;

@@ -3,6 +3,7 @@ import { createCircuitBreakers } from "../breaker/index.js";
 import { interpretClientResult, PendingClientCalls, type ClientToolResult } from "../client-tools/index.js";
 import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
 import { createBackendTable } from "../backends/index.js";
+import { createTelemetry, logExecuteEnter, logToolsInitialized } from "../telemetry/index.js";
 import { resolveAuthHeaders, type WorkloadTokenCache } from "./auth.js";
 import { CallState } from "./call-state.js";
 import { createDiscovery } from "./discovery.js";
@@ -55,22 +56,30 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     logger,
     authHeaders: (handler) => resolveAuthHeaders(handler, credentials, workloadCache),
   });
+  const telemetry = options.telemetry === false ? createTelemetry(undefined, () => undefined) : createTelemetry({ logger, ...options.telemetry, attributes: { agent: options.agent?.name, namespace: options.agent?.namespace, ...options.telemetry?.attributes } });
+  const breakers = options.breakers ?? createCircuitBreakers({ clock, logger });
+  // The breaker-transition counter, for the set this executor owns (a shared set is the host's to count).
+  if (telemetry.enabled && options.breakers === undefined) {
+    for (const transition of ["break", "half-open", "reset"] as const) breakers.on(transition, (e) => telemetry.onBreakerTransition(e.name, transition));
+  }
   const rt: ExecutorRuntime = {
     registry,
     agent: options.agent,
     logger,
     clock,
     random: options.random ?? Math.random,
-    breakers: options.breakers ?? createCircuitBreakers({ clock, logger }),
+    breakers,
     policy: options.policy,
     delegation: options.delegation,
     credentials,
     workloadCache,
-    report: createReport({ recorder: options.recorder, logger, clock }),
+    telemetry,
+    report: createReport({ recorder: options.recorder, logger, clock, telemetry, registryName: registry.name, registryNamespace: registry.namespace }),
     discovery,
     backends: createBackendTable({ clock, logger, agent: options.agent, dispatcher, mcpClient: (handler) => discovery.mcpClient(handler) }),
     pending: new PendingClientCalls<CallState>(clock, options.clientCallTimeoutMs),
   };
+  logToolsInitialized(logger, discovery.tools());
   let closed = false;
 
   /**
@@ -80,6 +89,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
    */
   async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
+    logExecuteEnter(logger, call.name);
     const state = new CallState(call, ctx, clock.now());
     rt.report.started(state);
     let step: Step = resolveTool(rt, state);

@@ -17,6 +17,7 @@ const KNOWN_OPTIONS = new Set([
   "random",
   "clientCallTimeoutMs",
   "platformTools",
+  "telemetry",
 ]);
 
 /** Checks the host's options eagerly, at creation. @internal Does not follow semver. */

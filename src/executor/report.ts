@@ -1,5 +1,6 @@
-import { BackendError, isOmniaToolsError, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
-import type { Recorder, ToolCallRecord } from "../records/index.js";
+import { BackendError, isOmniaToolsError, noopLogger, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
+import type { Recorder, ToolCallRecord, ToolCallStart } from "../records/index.js";
+import { logCallEvent, logClientToolRequested, type Telemetry } from "../telemetry/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { CallState } from "./call-state.js";
 import type { ToolOutcome } from "./outcome.js";
@@ -20,8 +21,17 @@ export type Ending =
 export interface Report {
   /** The call started (the `tool_call` event). */
   started(state: CallState): void;
-  /** Ends the call: builds the outcome, records it once, emits `tool_result`. `recordMessage` replaces the message in the record. */
-  finish(state: CallState, ending: Ending, recordMessage?: string): ToolOutcome;
+  /**
+   * The tool is resolved (or known to be unknown): opens the call's span and
+   * writes the recorder's start row (`recorder.start`).
+   */
+  resolved(state: CallState): void;
+  /**
+   * Ends the call: builds the outcome, records it once, emits `tool_result`,
+   * closes the span and logs the event line. `recordMessage` replaces the
+   * message in the record; `cause` is the typed error of a denial, for the span.
+   */
+  finish(state: CallState, ending: Ending, recordMessage?: string, cause?: Error): ToolOutcome;
   /** Ends the call with an error outcome whose message is the error's. */
   fail(state: CallState, error: OmniaToolsError): ToolOutcome;
   /** A client tool handed off to the host: an outcome, no record yet (it is recorded when it completes). */
@@ -31,8 +41,20 @@ export interface Report {
 }
 
 /** @internal Does not follow semver. */
-export function createReport(deps: { readonly recorder: Recorder | undefined; readonly logger: Logger; readonly clock: Clock }): Report {
-  const { recorder, logger, clock } = deps;
+export function createReport(deps: {
+  readonly recorder: Recorder | undefined;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly telemetry: Telemetry;
+  readonly registryName: string | undefined;
+  readonly registryNamespace: string | undefined;
+}): Report {
+  const { recorder, logger, clock, telemetry, registryName, registryNamespace } = deps;
+  const startsRecords = recorder !== undefined && typeof recorder.start === "function";
+  const registryFields = {
+    ...(registryName === undefined || registryName === "" ? {} : { registryName }),
+    ...(registryNamespace === undefined || registryNamespace === "" ? {} : { registryNamespace }),
+  };
   const listeners: { [E in keyof ToolExecutorEvents]: Set<(payload: ToolExecutorEvents[E]) => void> } = { tool_call: new Set(), tool_result: new Set() };
 
   function emit<E extends keyof ToolExecutorEvents>(event: E, payload: ToolExecutorEvents[E]): void {
@@ -56,7 +78,42 @@ export function createReport(deps: { readonly recorder: Recorder | undefined; re
     }
   }
 
-  function finish(state: CallState, ending: Ending, recordMessage?: string): ToolOutcome {
+  function startRecord(r: ToolCallStart): void {
+    try {
+      const out = recorder!.start!(r);
+      if (out !== undefined && typeof (out as Promise<void>).then === "function") {
+        (out as Promise<void>).then(undefined, (e: unknown) => logger.error("failed to record tool call start", { toolName: r.toolName, callId: r.callId, error: toError(e).message }));
+      }
+    } catch (e) {
+      logger.error("failed to record tool call start", { toolName: r.toolName, callId: r.callId, error: toError(e).message });
+    }
+  }
+
+  function resolved(state: CallState): void {
+    const handler = state.handler;
+    if (telemetry.enabled) {
+      const span = telemetry.startCall({ toolName: state.toolName, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" });
+      state.span = span;
+      if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.injectTrace = traceInjector(span);
+    }
+    if (startsRecords) {
+      const sessionId = state.sessionId;
+      const handlerType = handler?.type ?? "";
+      startRecord({
+        callId: state.callId,
+        ...(sessionId === undefined ? {} : { sessionId }),
+        toolName: state.toolName,
+        handlerName: handler?.name ?? "",
+        handlerType,
+        execution: handlerType === "client" ? "client" : "server",
+        ...registryFields,
+        arguments: state.recordedArgs,
+        startedAt: state.startedAt,
+      });
+    }
+  }
+
+  function finish(state: CallState, ending: Ending, recordMessage?: string, cause?: Error): ToolOutcome {
     const durationMs = clock.now() - state.startedAt;
     const handler = state.handler;
     const handlerType = handler?.type ?? "";
@@ -72,9 +129,10 @@ export function createReport(deps: { readonly recorder: Recorder | undefined; re
         handlerName: handler?.name ?? "",
         handlerType,
         execution: handlerType === "client" ? "client" : "server",
+        ...registryFields,
         status: ending.status,
         arguments: state.recordedArgs,
-        ...(ending.status === "success" ? { result: ending.result } : { errorMessage: recordMessage ?? ending.message }),
+        ...(ending.status === "success" ? { result: ending.result, resultJson: ending.resultJson } : { errorMessage: recordMessage ?? ending.message }),
         ...(audit === undefined ? {} : { policyAudit: audit }),
         startedAt: state.startedAt,
         durationMs,
@@ -82,6 +140,7 @@ export function createReport(deps: { readonly recorder: Recorder | undefined; re
       });
     }
     if (listeners.tool_result.size > 0) emit("tool_result", { callId, name: toolName, ok: ending.status === "success", durationMs });
+    if (state.span !== undefined || logger !== noopLogger) observeEnd(state, ending, durationMs, cause);
     if (ending.status !== "success") return { ...ending, toolName, callId, handlerType, durationMs };
     // The success outcome as one literal (same keys, same order): spreading it cost more than the rest of the call's bookkeeping.
     const { result, resultJson } = ending;
@@ -90,14 +149,31 @@ export function createReport(deps: { readonly recorder: Recorder | undefined; re
       : { status: "success", result, resultJson, toolName, callId, handlerType, durationMs };
   }
 
+  /** The span's end, the metrics and Omnia's per-call event line. */
+  function observeEnd(state: CallState, ending: Ending, durationMs: number, cause: Error | undefined): void {
+    const error = ending.status === "error" ? ending.error : cause;
+    const message = ending.status === "success" ? undefined : ending.message;
+    // Refused before any handler ran: PromptKit's `tool.call.failed`, the only `status="error"` of the call counter.
+    const rejectedBeforeExecution = ending.status === "error" && (state.handler === undefined || state.argsError !== undefined);
+    state.span?.end({ status: ending.status, message, error, durationMs, rejectedBeforeExecution });
+    logCallEvent(logger, { sessionId: state.sessionId, toolName: state.toolName, callId: state.callId, status: ending.status, durationMs, error: message, rejectedBeforeExecution });
+  }
+
   return {
+    resolved,
     started(state) {
       if (listeners.tool_call.size > 0) emit("tool_call", { callId: state.callId, name: state.toolName });
     },
     finish,
     fail: (state, error) => finish(state, { status: "error", message: error.message, error }),
     handedOff(state, request) {
-      return { status: "client", request, toolName: state.toolName, callId: state.callId, handlerType: "client", durationMs: clock.now() - state.startedAt };
+      const durationMs = clock.now() - state.startedAt;
+      state.span?.end({ status: "client", durationMs });
+      if (logger !== noopLogger) {
+        logClientToolRequested(logger, { sessionId: state.sessionId, toolName: state.toolName, callId: state.callId, consentMsg: request.consentMessage ?? "", categories: request.categories ?? [] });
+        logCallEvent(logger, { sessionId: state.sessionId, toolName: state.toolName, callId: state.callId, status: "client", durationMs });
+      }
+      return { status: "client", request, toolName: state.toolName, callId: state.callId, handlerType: "client", durationMs };
     },
     on(event, listener) {
       const set = listeners[event] as Set<typeof listener>;
@@ -112,4 +188,20 @@ export function asOmniaError(e: unknown): OmniaToolsError {
   if (isOmniaToolsError(e)) return e;
   const error = toError(e);
   return new BackendError(error.message, { cause: error });
+}
+
+/**
+ * Writes a span's trace context into an attempt's headers, last: a header of
+ * the same name in any letter case (a static `Traceparent`) is replaced, so
+ * the request never carries two.
+ */
+function traceInjector(span: { inject(headers: Record<string, string>): void }): (headers: Record<string, string>) => void {
+  return (headers) => {
+    const trace: Record<string, string> = {};
+    span.inject(trace);
+    for (const name in trace) {
+      for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name) delete headers[existing];
+      headers[name] = trace[name] as string;
+    }
+  };
 }

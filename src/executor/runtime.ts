@@ -5,6 +5,7 @@ import type { CircuitBreakers } from "../breaker/index.js";
 import type { PolicyOption } from "../policy/index.js";
 import type { PendingClientCalls } from "../client-tools/index.js";
 import type { BackendTable } from "../backends/index.js";
+import type { Telemetry } from "../telemetry/index.js";
 import type { CallState } from "./call-state.js";
 import type { CredentialSources, WorkloadTokenCache } from "./auth.js";
 import type { Discovery } from "./discovery.js";
@@ -27,6 +28,7 @@ export interface ExecutorRuntime {
   readonly delegation: DelegationSource | undefined;
   readonly credentials: CredentialSources;
   readonly workloadCache: WorkloadTokenCache;
+  readonly telemetry: Telemetry;
   readonly report: Report;
   readonly discovery: Discovery;
   readonly backends: BackendTable;

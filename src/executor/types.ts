@@ -7,6 +7,7 @@ import type { Recorder } from "../records/index.js";
 import type { ClientToolResult } from "../client-tools/index.js";
 import type { HttpDispatcher } from "../http/index.js";
 import type { PlatformTool } from "../backends/index.js";
+import type { TelemetryOptions } from "../telemetry/index.js";
 import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
 import type { SecretResolver, WorkloadTokenAcquirer } from "./auth.js";
 
@@ -74,6 +75,20 @@ export interface ToolExecutorOptions {
    * refused with `DuplicateToolError`. Default: none.
    */
   readonly platformTools?: Readonly<Record<string, PlatformTool>>;
+  /**
+   * OpenTelemetry: an `omnia.tool.call` span per call (CLIENT, a child of the
+   * host's active span, with Omnia's attributes, `retry.attempt` and
+   * `retry.exhausted` events and an Error status on every error or denial), W3C
+   * trace context on HTTP and OpenAPI requests, and Omnia's
+   * `omnia_tool_calls_total` and `omnia_tool_call_duration_seconds` metrics.
+   * Every field is optional: by default the global tracer, meter and propagator
+   * of `@opentelemetry/api` are used when it is installed (a no-op until the
+   * host registers an SDK), and nothing happens when it is not. `agent` and
+   * `namespace` metric attributes default to `agent.name` and
+   * `agent.namespace`. `false` turns telemetry off. The package never sets an
+   * OpenTelemetry global.
+   */
+  readonly telemetry?: TelemetryOptions | false;
 }
 
 /**

@@ -46,8 +46,11 @@ export async function executeOpenApiOperation(
   args: string | JsonValue | undefined,
   context: HttpHeaderContext = {},
   options: SendOptions = {},
+  injectTrace?: ((headers: Record<string, string>) => void) | undefined,
 ): Promise<OpenApiAttempt> {
   const request = buildOpenApiRequest(operation, args, context);
+  // Trace context goes in last, after every other header.
+  if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
   const response = await sendHttpRequest(dispatcher, request, options);
   const retryAfter = response.headers["retry-after"];
   const interpretation = interpretHttpResponse({}, response.status, response.body, {

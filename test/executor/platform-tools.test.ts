@@ -76,6 +76,7 @@ test("a platform tool is listed, executed, recorded once and evented like a serv
         status: "success",
         arguments: { text: "hi" },
         result: { stored: true, id: "c1", z: "<b>", a: 1 },
+        resultJson: '{"a":1,"id":"c1","stored":true,"z":"\\u003cb\\u003e"}',
         startedAt: 1_000,
         durationMs: 0,
         attempts: 1,

@@ -75,9 +75,12 @@ test("T1: an HTTP call that succeeds: one success record with arguments, result,
       handlerName: "lookup-h",
       handlerType: "http",
       execution: "server",
+      registryName: "orders",
+      registryNamespace: "agents",
       status: "success",
       arguments: { id: 1 },
       result: { ok: true },
+      resultJson: '{"ok":true}',
       startedAt: START,
       durationMs: 25,
       attempts: 1,
@@ -115,6 +118,8 @@ test("T3: the broker denies (rule1/nope): one denied record (decision 8), errorM
       handlerName: "lookup-h",
       handlerType: "http",
       execution: "server",
+      registryName: "orders",
+      registryNamespace: "agents",
       status: "denied",
       arguments: { id: 3 },
       errorMessage: 'tool call denied by policy: nope (rule "rule1")',
@@ -279,7 +284,7 @@ test("a secret is never in a record: handler auth, a broker-injected credential,
   const text = JSON.stringify(recorder.records);
   for (const secret of ["handler-secret-token", "broker-secret-key", "caller-secret", "static-value"]) assert.equal(text.includes(secret), false, secret);
   const keys = Object.keys(recorder.records[0] as ToolCallRecord).sort();
-  assert.deepEqual(keys, ["arguments", "attempts", "callId", "durationMs", "execution", "handlerName", "handlerType", "result", "sessionId", "startedAt", "status", "toolName"]);
+  assert.deepEqual(keys, ["arguments", "attempts", "callId", "durationMs", "execution", "handlerName", "handlerType", "registryName", "registryNamespace", "result", "resultJson", "sessionId", "startedAt", "status", "toolName"]);
 });
 
 test("MemoryRecorder: records in order, forCall() and clear()", () => {

@@ -1,5 +1,6 @@
 import { runWithRetry, type AttemptContext, type AttemptOutcome, type RetryResult } from "../../retry/index.js";
 import type { BackendCall, BackendSuccess, PreparedCall } from "../../backends/index.js";
+import { logDispatchEnter } from "../../telemetry/index.js";
 import type { CallState } from "../call-state.js";
 import type { ToolOutcome } from "../outcome.js";
 import { asOmniaError } from "../report.js";
@@ -43,9 +44,17 @@ export async function runAttempts(rt: ExecutorRuntime, state: CallState): Promis
     if (reason !== undefined) return rt.report.fail(state, new SandboxUnreachableError(claim, reason));
   }
 
+  logDispatchEnter(rt.logger, state.toolName, handler.type);
   let result: RetryResult<BackendSuccess>;
   try {
-    result = await runWithRetry<BackendSuccess>(counted(state, prepared), { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal: ctx.signal });
+    const attempt = counted(state, prepared);
+    const span = state.span;
+    result = await (span === undefined
+      ? runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal: ctx.signal })
+      : // The attempts run with the tool span active, so a host's HTTP or gRPC instrumentation nests under it.
+        span.run(() =>
+          runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal: ctx.signal, onRetry: (event) => span.retry(event) }),
+        ));
   } catch (e) {
     rt.report.fail(state, asOmniaError(e));
     throw e;

@@ -1,5 +1,6 @@
 import { AbortedError } from "../../core/index.js";
 import { decide, PolicyDeniedError } from "../../policy/index.js";
+import { logPolicyCall, logPolicyDecision, logPolicyDenied } from "../../telemetry/index.js";
 import type { CallState } from "../call-state.js";
 import { buildDecisionRequest } from "../decision-request.js";
 import type { ToolOutcome } from "../outcome.js";
@@ -18,6 +19,7 @@ export function decidePolicy(rt: ExecutorRuntime, state: CallState): undefined |
   const policy = rt.policy;
   if (policy === undefined) return undefined;
   const { ctx } = state;
+  logPolicyCall(rt.logger, state.toolName, rt.registry.name ?? state.resolvedHandler.name, true);
   const request = buildDecisionRequest({ call: state.call, handler: state.resolvedHandler, registry: rt.registry, identity: ctx.identity, agent: rt.agent, args: state.args, logger: rt.logger });
   return decide(policy, request, ctx.signal, rt.logger).then((decision) => {
     if (ctx.signal?.aborted === true) {
@@ -25,9 +27,11 @@ export function decidePolicy(rt: ExecutorRuntime, state: CallState): undefined |
       rt.report.fail(state, error);
       throw error;
     }
+    logPolicyDecision(rt.logger, state.toolName, decision.allow, decision.allow && decision.audit !== undefined, decision.allow ? (decision.audit?.deniedBy ?? "") : "");
     if (!decision.allow) {
       const error = new PolicyDeniedError(decision.reason);
-      return rt.report.finish(state, { status: "denied", message: error.message, reason: decision.reason });
+      logPolicyDenied(rt.logger, state.toolName, error.message);
+      return rt.report.finish(state, { status: "denied", message: error.message, reason: decision.reason }, undefined, error);
     }
     state.injected = decision.headers;
     state.audit = decision.audit;

@@ -1,4 +1,5 @@
 import { UnknownToolError } from "../../core/index.js";
+import { logToolNotFound } from "../../telemetry/index.js";
 import type { CallState } from "../call-state.js";
 import type { ToolOutcome } from "../outcome.js";
 import { asOmniaError } from "../report.js";
@@ -14,15 +15,24 @@ import type { ResolvedTool } from "../discovery.js";
  */
 export function resolveTool(rt: ExecutorRuntime, state: CallState): ToolOutcome | undefined | Promise<ToolOutcome | undefined> {
   const resolved = rt.discovery.resolveStatic(state.toolName);
-  if (resolved !== undefined) return bind(state, resolved);
+  if (resolved !== undefined) return bind(rt, state, resolved);
   return rt.discovery.resolve(state.toolName).then(
-    (found) => (found === undefined ? rt.report.fail(state, new UnknownToolError(`tool ${JSON.stringify(state.toolName)} not found`)) : bind(state, found)),
-    (e: unknown) => rt.report.fail(state, asOmniaError(e)),
+    (found) => {
+      if (found !== undefined) return bind(rt, state, found);
+      logToolNotFound(rt.logger, state.toolName);
+      rt.report.resolved(state);
+      return rt.report.fail(state, new UnknownToolError(`tool ${JSON.stringify(state.toolName)} not found`));
+    },
+    (e: unknown) => {
+      rt.report.resolved(state);
+      return rt.report.fail(state, asOmniaError(e));
+    },
   );
 }
 
-function bind(state: CallState, resolved: ResolvedTool): undefined {
+function bind(rt: ExecutorRuntime, state: CallState, resolved: ResolvedTool): undefined {
   state.handler = resolved.handler;
   state.operation = resolved.operation;
+  rt.report.resolved(state);
   return undefined;
 }
