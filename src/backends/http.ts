@@ -30,8 +30,12 @@ export interface HttpExchange {
 }
 
 /**
- * The exchange of an `http` handler: build the request (Go's executor
- * rebuilds it per attempt), send it, read at most 10 MiB, interpret.
+ * The exchange of an `http` handler: the request, built once per call (Go's
+ * executor rebuilds it for each attempt, from the same arguments and
+ * credentials, to the same bytes), then per attempt: send it, read at most
+ * 10 MiB, interpret. A request that cannot be built throws here, before any
+ * attempt: the call fails with nothing sent and no breaker event.
+ * @throws HttpRequestError (or InvalidArgumentsError) for arguments the handler cannot shape into a request
  * @internal Does not follow semver.
  */
 export function httpExchange(
@@ -42,11 +46,11 @@ export function httpExchange(
   parsed?: JsonValue,
   injectTrace?: ((headers: Record<string, string>) => void) | undefined,
 ): (abort: AttemptAbort) => Promise<HttpExchange> {
+  // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
+  const request = buildParsedHttpRequest(handler, args, parsed, context);
+  // Trace context goes in last, after every other header (Omnia's executor injects into the built request).
+  if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
   return async (abort) => {
-    // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
-    const request = buildParsedHttpRequest(handler, args, parsed, context);
-    // Trace context goes in last, after every other header (Omnia's executor injects into the built request).
-    if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
     const response = await sendHttpRequest(dispatcher(), request, { abort });
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;

@@ -1,5 +1,5 @@
 import type { OpenApiHandlerConfig } from "../manifest/index.js";
-import { executeOpenApiOperation } from "../openapi/index.js";
+import { buildOpenApiRequest, sendOpenApiRequest } from "../openapi/index.js";
 import type { AttemptAbort } from "../retry/index.js";
 import { UnknownToolError } from "../core/index.js";
 import type { Backend, BackendCall, BackendEnv, PreparedCall } from "./backend.js";
@@ -7,8 +7,9 @@ import { httpAttempt, type HttpExchange } from "./http.js";
 import { httpRetrySetup } from "./retry-setup.js";
 
 /**
- * The `openapi` backend: the discovered operation's request per attempt, over
- * the same HTTP attempt (breaker, timeout, classification) as `http`.
+ * The `openapi` backend: the discovered operation's request, built once per
+ * call, sent per attempt over the same HTTP attempt (breaker, timeout,
+ * classification) as `http`.
  * @internal Does not follow semver.
  */
 export function createOpenApiBackend(env: BackendEnv): Backend {
@@ -18,9 +19,11 @@ export function createOpenApiBackend(env: BackendEnv): Backend {
       const operation = call.operation;
       if (operation === undefined) throw new UnknownToolError(`tool ${JSON.stringify(call.toolName)} not found`);
       const context = { identity: call.identity, agent: env.agent, auth: call.auth, injected: call.injected, delegationToken: call.delegationToken, logger: env.logger };
-      const { rawArgs, injectTrace } = call;
+      // Built once per call: arguments it cannot shape fail the call before any attempt (no breaker event).
+      const request = buildOpenApiRequest(operation, call.rawArgs, context);
+      if (call.injectTrace !== undefined) call.injectTrace(request.headers as Record<string, string>);
       const exchange = async (abort: AttemptAbort): Promise<HttpExchange> => {
-        const out = await executeOpenApiOperation(env.dispatcher(), operation, rawArgs, context, { abort }, injectTrace);
+        const out = await sendOpenApiRequest(env.dispatcher(), request, { abort });
         const raw = out.response.headers["retry-after"];
         return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
       };

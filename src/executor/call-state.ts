@@ -52,7 +52,7 @@ export class CallState {
   /** Writes the span's trace context into an HTTP attempt's headers, when propagation is on. */
   injectTrace: ((headers: Record<string, string>) => void) | undefined = undefined;
 
-  constructor(call: ToolCall, ctx: CallContext, startedAt: number) {
+  constructor(call: ToolCall, ctx: CallContext, startedAt: number, maxArgumentBytes: number) {
     this.call = call;
     this.ctx = ctx;
     this.callId = call.id;
@@ -63,7 +63,7 @@ export class CallState {
     this.rawArgs = call.arguments;
     // Parsed at once, as Omnia's executor does, so that every record (an unknown tool's too)
     // carries the parsed arguments; a parse failure is reported by the parse stage.
-    const parsed = parseArguments(call.arguments);
+    const parsed = parseArguments(call.arguments, maxArgumentBytes);
     if (parsed.ok) {
       this.args = parsed.value;
       this.argsError = undefined;

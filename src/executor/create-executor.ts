@@ -16,7 +16,7 @@ import type { ExecutorRuntime } from "./runtime.js";
 import { runAttempts } from "./stages/attempts.js";
 import { handOffClientCall } from "./stages/client-handoff.js";
 import { resolveCredentials } from "./stages/credentials.js";
-import { checkArguments } from "./stages/parse-arguments.js";
+import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./stages/parse-arguments.js";
 import { decidePolicy } from "./stages/policy.js";
 import { resolveTool } from "./stages/resolve-tool.js";
 import type { ToolExecutor, ToolExecutorOptions } from "./types.js";
@@ -44,6 +44,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { registry } = options;
   const logger = options.logger ?? noopLogger;
   const clock = options.clock ?? systemClock;
+  const maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
   const credentials = { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock };
   const workloadCache: WorkloadTokenCache = new Map();
   let ownAgent: HttpDispatcher | undefined;
@@ -90,7 +91,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
     logExecuteEnter(logger, call.name);
-    const state = new CallState(call, ctx, clock.now());
+    const state = new CallState(call, ctx, clock.now(), maxArgumentBytes);
     rt.report.started(state);
     let step: Step = resolveTool(rt, state);
     if (step !== undefined && (step = await step) !== undefined) return step;

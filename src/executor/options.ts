@@ -18,6 +18,7 @@ const KNOWN_OPTIONS = new Set([
   "clientCallTimeoutMs",
   "platformTools",
   "telemetry",
+  "maxArgumentBytes",
 ]);
 
 /** Checks the host's options eagerly, at creation. @internal Does not follow semver. */
@@ -31,6 +32,9 @@ export function validateOptions(options: ToolExecutorOptions): void {
   const dispatcher = options.dispatcher as { dispatch?: unknown } | null | undefined;
   if (dispatcher !== undefined && typeof dispatcher?.dispatch !== "function") {
     throw new InvalidOptionError(`createToolExecutor: dispatcher must be an undici Dispatcher (Agent, Pool, Client or compose()) with a dispatch() method; got ${dispatcher === null ? "null" : typeof dispatcher}`);
+  }
+  if (options.maxArgumentBytes !== undefined && !(Number.isSafeInteger(options.maxArgumentBytes) && options.maxArgumentBytes > 0)) {
+    throw new InvalidOptionError(`createToolExecutor: maxArgumentBytes must be a positive whole number of bytes; got ${String(options.maxArgumentBytes)}`);
   }
   if (options.clientCallTimeoutMs !== undefined && !(Number.isFinite(options.clientCallTimeoutMs) && options.clientCallTimeoutMs > 0)) {
     throw new InvalidOptionError(`createToolExecutor: clientCallTimeoutMs must be a positive number of ms; got ${String(options.clientCallTimeoutMs)}`);

@@ -89,6 +89,15 @@ export interface ToolExecutorOptions {
    * OpenTelemetry global.
    */
   readonly telemetry?: TelemetryOptions | false;
+  /**
+   * The largest argument text a call may carry, in UTF-8 bytes; a larger one is
+   * refused with `InvalidArgumentsError` before anything is parsed or sent
+   * (`invalid arguments for tool "<name>": arguments of <n> bytes exceed the
+   * limit of <max> bytes`). Default 10 485 760 (10 MiB, the response read cap).
+   * Arguments nested deeper than 1 000 levels are refused the same way
+   * (`... JSON nested deeper than 1000 levels`), whatever this limit.
+   */
+  readonly maxArgumentBytes?: number;
 }
 
 /**

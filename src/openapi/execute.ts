@@ -25,7 +25,7 @@ export interface OpenApiAttempt {
 
 /**
  * Runs one attempt of an operation through the HTTP transport, exactly as an
- * http handler's attempt runs (runtime-tools.md §7.4: "executed through the
+ * http handler's attempt runs (Omnia: "executed through the
  * HTTP path"): {@link buildOpenApiRequest}, then `sendHttpRequest` (redirects,
  * the 10 MiB cap, Go-shaped transport errors), then `interpretHttpResponse`
  * with no `redact` or `responseMapping` (`openAPIConfig` has neither): a 2xx
@@ -46,11 +46,16 @@ export async function executeOpenApiOperation(
   args: string | JsonValue | undefined,
   context: HttpHeaderContext = {},
   options: SendOptions = {},
-  injectTrace?: ((headers: Record<string, string>) => void) | undefined,
 ): Promise<OpenApiAttempt> {
-  const request = buildOpenApiRequest(operation, args, context);
-  // Trace context goes in last, after every other header.
-  if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
+  return sendOpenApiRequest(dispatcher, buildOpenApiRequest(operation, args, context), options);
+}
+
+/**
+ * The sending half of {@link executeOpenApiOperation}: one attempt of a request
+ * already built by `buildOpenApiRequest` (the executor builds it once per call).
+ * @internal Does not follow semver.
+ */
+export async function sendOpenApiRequest(dispatcher: Dispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<OpenApiAttempt> {
   const response = await sendHttpRequest(dispatcher, request, options);
   const retryAfter = response.headers["retry-after"];
   const interpretation = interpretHttpResponse({}, response.status, response.body, {

@@ -4,7 +4,7 @@ export type { LoadOpenApiOptions } from "./load.js";
 export { deriveOpenApiOperations } from "./operations.js";
 export type { DeriveOpenApiOptions } from "./operations.js";
 export { buildOpenApiRequest } from "./request.js";
-export { executeOpenApiOperation } from "./execute.js";
+export { executeOpenApiOperation, sendOpenApiRequest } from "./execute.js";
 export type { OpenApiAttempt } from "./execute.js";
 export { OpenApiSpecError } from "./errors.js";
 export type {
