@@ -296,8 +296,8 @@ describe("startGrpcToolBackend: each fault gives the documented outcome", () => 
 
   test("a status sequence without retries: UNAVAILABLE, DEADLINE_EXCEEDED, then the tool", async () => {
     await withBackend({ echo: { kind: "status", code: ["UNAVAILABLE", "DEADLINE_EXCEEDED"], message: "backend restarting" } }, async (ex, clock) => {
-      assertOutcome(await call(ex, clock, "c1"), { status: "error", message: "rpc error: code = Unavailable desc = backend restarting", error: { name: "GrpcStatusError", code: "ERR_OMNIA_GRPC_STATUS" } });
-      assertOutcome(await call(ex, clock, "c2"), { status: "error", message: "rpc error: code = DeadlineExceeded desc = backend restarting" });
+      assertOutcome(await call(ex, clock, "c1"), { status: "error", message: "gRPC tool execution failed: rpc error: code = Unavailable desc = backend restarting", error: { name: "GrpcStatusError", code: "ERR_OMNIA_GRPC_STATUS" } });
+      assertOutcome(await call(ex, clock, "c2"), { status: "error", message: "gRPC tool execution failed: rpc error: code = DeadlineExceeded desc = backend restarting" });
       assertOutcome(await call(ex, clock, "c3"), { status: "success", resultJson: '{"a":1}' });
     });
   });

@@ -17,6 +17,9 @@ export interface PreparedGrpcCall {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
+/** The prefix of a failed Execute's text, as Omnia's gRPC executor writes it. */
+const GRPC_EXECUTION_FAILED = "gRPC tool execution failed: ";
+
 /**
  * One gRPC attempt: breaker admission, then Execute under the per-attempt
  * timeout (also sent as `grpc-timeout`). Breaker accounting, as Omnia's: a
@@ -64,7 +67,10 @@ export async function grpcAttempt(
         return { kind: "failure", error, retryable: false };
       }
       ticket.failure();
-      return { kind: "failure", error, ...classifyGrpcStatus(error instanceof GrpcStatusError ? error.grpcCode : undefined, deps.retryable) };
+      if (!(error instanceof GrpcStatusError)) return { kind: "failure", error, ...classifyGrpcStatus(undefined, deps.retryable) };
+      // Omnia's executor wraps a failed Execute: the model sees `gRPC tool execution failed: rpc error: ...`.
+      const wrapped = new GrpcStatusError(error.grpcCodeNumber, error.statusMessage, { cause: error, prefix: GRPC_EXECUTION_FAILED });
+      return { kind: "failure", error: wrapped, ...classifyGrpcStatus(error.grpcCode, deps.retryable) };
     }
     case "success": {
       const meaning = interpretToolResponse(settled.value);

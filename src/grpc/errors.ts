@@ -74,10 +74,14 @@ export class GrpcStatusError extends OmniaToolsError {
   readonly grpcCodeNumber: number;
   /** The status message (the `desc` part of the message). */
   readonly statusMessage: string;
-  constructor(code: GrpcStatusCodeName | number, statusMessage: string, options?: OmniaToolsErrorOptions) {
+  /**
+   * @param options.prefix - text before grpc-go's form, as Omnia's executor wraps
+   *   a failed call (`gRPC tool execution failed: `)
+   */
+  constructor(code: GrpcStatusCodeName | number, statusMessage: string, options?: OmniaToolsErrorOptions & { readonly prefix?: string }) {
     const index = typeof code === "number" ? code : CODES.findIndex(([name]) => name === code);
     const entry = CODES[index] ?? (["UNKNOWN", "Unknown"] as const);
-    super(`rpc error: code = ${entry[1]} desc = ${statusMessage}`, options);
+    super(`${options?.prefix ?? ""}rpc error: code = ${entry[1]} desc = ${statusMessage}`, options);
     this.grpcCode = entry[0];
     this.grpcCodeNumber = CODES[index] === undefined ? 2 : index;
     this.statusMessage = statusMessage;

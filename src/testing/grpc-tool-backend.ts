@@ -15,7 +15,7 @@ import { describe, FaultCursor, faultsFor, normaliseFaultMap, normaliseFaults, s
  *   A list is a sequence over the calls the fault applies to; an `OK` entry
  *   (or the end of the list) lets the tool run. `UNAVAILABLE` and
  *   `DEADLINE_EXCEEDED` are what `retryableStatusCodes` usually names.
- *   Outcome: a `GrpcStatusError` (`rpc error: code = Unavailable desc = <message>`).
+ *   Outcome: a `GrpcStatusError` (`gRPC tool execution failed: rpc error: code = Unavailable desc = <message>` through the executor).
  * - `is-error`: answers `is_error = true` with `message`. Outcome:
  *   `tool error: <message>`; not a breaker failure, never retried.
  * - `hang`: never answers; the call ends when the client's deadline passes,

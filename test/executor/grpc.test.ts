@@ -80,7 +80,7 @@ test("is_error is 'tool error: <message>' and never opens the breaker; 10 UNAVAI
   mode = "unavailable";
   for (let i = 0; i < 10; i++) {
     const out = await ex.execute({ id: `u${i}`, name: "lookup_order", arguments: '{"id":1}' });
-    assert.equal(out.status === "error" && out.message, "rpc error: code = Unavailable desc = backend down");
+    assert.equal(out.status === "error" && out.message, "gRPC tool execution failed: rpc error: code = Unavailable desc = backend down");
   }
   assert.equal(breakers.get("lookup_order").state, "open");
   const rejected = await ex.execute({ id: "u10", name: "lookup_order", arguments: '{"id":1}' });
@@ -103,7 +103,7 @@ handlers:
   const recorder = new MemoryRecorder();
   const ex = createToolExecutor({ registry: reg, clock, recorder });
   const out = await settle(ex.execute({ id: "r", name: "lookup_order", arguments: "{}" }), clock, 5);
-  assert.equal(out.status === "error" && out.message, "3 attempts exhausted: rpc error: code = Unavailable desc = backend down");
+  assert.equal(out.status === "error" && out.message, "3 attempts exhausted: gRPC tool execution failed: rpc error: code = Unavailable desc = backend down");
   assert.equal(recorder.records[0]?.attempts, 3);
   await ex.close();
 });

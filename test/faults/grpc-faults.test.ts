@@ -44,7 +44,7 @@ async function toolBackend(ctx: FaultContext, execute: ToolImplementations[strin
 faultTest("connection refused: `rpc error: code = Unavailable desc = connect ECONNREFUSED <host>`", async (ctx) => {
   const port = await closedPort();
   const r = rig(ctx, grpcRegistry(`127.0.0.1:${port}`));
-  const message = `rpc error: code = Unavailable desc = connect ECONNREFUSED 127.0.0.1:${port}`;
+  const message = `gRPC tool execution failed: rpc error: code = Unavailable desc = connect ECONNREFUSED 127.0.0.1:${port}`;
   const first = await r.call("c0");
   expectError(first, message, "ERR_OMNIA_GRPC_STATUS");
   assert.ok(first.status === "error" && first.error instanceof GrpcStatusError && first.error.grpcCode === "UNAVAILABLE");
@@ -57,7 +57,7 @@ faultTest("reset before the response headers (the socket dies when the call arri
   const backend = await startH2Backend((stream) => stream.session?.socket.resetAndDestroy());
   ctx.defer(() => backend.close());
   const r = rig(ctx, grpcRegistry(backend.endpoint));
-  await expectTenFailuresOpen(r, "rpc error: code = Unavailable desc = read ECONNRESET", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Unavailable desc = read ECONNRESET", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
 });
 
 faultTest("reset mid-message (headers and 6 bytes of the frame, then the socket dies): `rpc error: code = Unavailable desc = read ECONNRESET`", async (ctx) => {
@@ -73,14 +73,14 @@ faultTest("reset mid-message (headers and 6 bytes of the frame, then the socket 
   });
   ctx.defer(() => backend.close());
   const r = rig(ctx, grpcRegistry(backend.endpoint));
-  await expectTenFailuresOpen(r, "rpc error: code = Unavailable desc = read ECONNRESET", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Unavailable desc = read ECONNRESET", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
 });
 
 faultTest("a stream reset by the server (RST_STREAM INTERNAL_ERROR): Unavailable with node's text, a breaker failure", async (ctx) => {
   const backend = await startH2Backend((stream) => stream.close(2 /* NGHTTP2_INTERNAL_ERROR */));
   ctx.defer(() => backend.close());
   const r = rig(ctx, grpcRegistry(backend.endpoint));
-  expectError(await r.call("rst"), "rpc error: code = Unavailable desc = Stream closed with error code NGHTTP2_INTERNAL_ERROR", "ERR_OMNIA_GRPC_STATUS");
+  expectError(await r.call("rst"), "gRPC tool execution failed: rpc error: code = Unavailable desc = Stream closed with error code NGHTTP2_INTERNAL_ERROR", "ERR_OMNIA_GRPC_STATUS");
   assert.deepEqual(r.breakers.get("t").snapshot(), closedSnapshot("t", 1, 1));
 });
 
@@ -157,7 +157,7 @@ faultTest("5xx burst from a proxy in front of the backend (HTTP 503): `rpc error
   });
   ctx.defer(() => backend.close());
   const r = rig(ctx, grpcRegistry(backend.endpoint));
-  await expectTenFailuresOpen(r, "rpc error: code = Unavailable desc = HTTP 503", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Unavailable desc = HTTP 503", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
 });
 
 faultTest("UNAVAILABLE from the backend: `rpc error: code = Unavailable desc = backend draining`; ten open the breaker", async (ctx) => {
@@ -165,7 +165,7 @@ faultTest("UNAVAILABLE from the backend: `rpc error: code = Unavailable desc = b
     throw new ConnectError("backend draining", Code.Unavailable);
   });
   const r = rig(ctx, grpcRegistry(`127.0.0.1:${server.port}`));
-  await expectTenFailuresOpen(r, "rpc error: code = Unavailable desc = backend draining", "ERR_OMNIA_GRPC_STATUS", runs);
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Unavailable desc = backend draining", "ERR_OMNIA_GRPC_STATUS", runs);
 });
 
 faultTest("UNAVAILABLE with a retry policy (default codes): every attempt is a breaker failure; `3 attempts exhausted: …`, then a burst that recovers", async (ctx) => {
@@ -176,7 +176,7 @@ faultTest("UNAVAILABLE with a retry policy (default codes): every attempt is a b
     return { ok: true };
   });
   const r = rig(ctx, grpcRegistry(`127.0.0.1:${server.port}`, { grpcConfig: "      retryPolicy: { maxAttempts: 3, initialBackoff: 100ms }" }));
-  expectError(await r.call("u0"), "3 attempts exhausted: rpc error: code = Unavailable desc = backend draining", "ERR_OMNIA_RETRIES_EXHAUSTED");
+  expectError(await r.call("u0"), "3 attempts exhausted: gRPC tool execution failed: rpc error: code = Unavailable desc = backend draining", "ERR_OMNIA_RETRIES_EXHAUSTED");
   assert.deepEqual(r.breakers.get("t").snapshot(), closedSnapshot("t", 3, 3));
   seen = 0;
   failFirst = 2;
@@ -191,7 +191,7 @@ faultTest("DEADLINE_EXCEEDED from the backend: `rpc error: code = DeadlineExceed
     throw new ConnectError("context deadline exceeded", Code.DeadlineExceeded);
   });
   const r = rig(ctx, grpcRegistry(`127.0.0.1:${server.port}`));
-  await expectTenFailuresOpen(r, "rpc error: code = DeadlineExceeded desc = context deadline exceeded", "ERR_OMNIA_GRPC_STATUS", runs);
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = DeadlineExceeded desc = context deadline exceeded", "ERR_OMNIA_GRPC_STATUS", runs);
   const first = r.recorder.records[0];
   assert.equal(first?.handlerType, "grpc");
 });
@@ -200,7 +200,7 @@ faultTest("invalid UTF-8 in result_json: the message cannot be decoded, `rpc err
   const backend = await startH2Backend((stream) => answer(stream, rawResultJsonBytes(Buffer.from([0x22, 0x61, 0xff, 0x22]))));
   ctx.defer(() => backend.close());
   const r = rig(ctx, grpcRegistry(backend.endpoint));
-  await expectTenFailuresOpen(r, "rpc error: code = Internal desc = parse binary: The encoded data was not valid for encoding utf-8", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Internal desc = parse binary: The encoded data was not valid for encoding utf-8", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
 });
 
 faultTest("bytes that are not a ToolResponse: `rpc error: code = Internal desc = parse binary: …`, a breaker failure", async (ctx) => {
@@ -210,7 +210,7 @@ faultTest("bytes that are not a ToolResponse: `rpc error: code = Internal desc =
   const out = await r.call("garbage");
   assert.equal(out.status, "error");
   assert.ok(out.status === "error" && out.error instanceof GrpcStatusError && out.error.grpcCode === "INTERNAL", JSON.stringify(out));
-  assert.ok(out.status === "error" && out.message.startsWith("rpc error: code = Internal desc = parse binary: "), out.status === "error" ? out.message : "");
+  assert.ok(out.status === "error" && out.message.startsWith("gRPC tool execution failed: rpc error: code = Internal desc = parse binary: "), out.status === "error" ? out.message : "");
   assert.deepEqual(r.breakers.get("t").snapshot(), closedSnapshot("t", 1, 1));
 });
 
@@ -233,7 +233,7 @@ faultTest("TLS: the server's certificate does not chain to tlsCAPath: Unavailabl
   ctx.defer(() => fx.cleanup());
   const { server, runs } = await toolBackend(ctx, () => ({ ok: true }), fx.good);
   const r = rig(ctx, grpcRegistry(`127.0.0.1:${server.port}`, { grpcConfig: `      tls: true\n      tlsCAPath: ${fx.otherCaPath}` }));
-  await expectTenFailuresOpen(r, "rpc error: code = Unavailable desc = unable to verify the first certificate", "ERR_OMNIA_GRPC_STATUS", runs);
+  await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Unavailable desc = unable to verify the first certificate", "ERR_OMNIA_GRPC_STATUS", runs);
   assert.equal(runs(), 0);
 });
 
@@ -243,7 +243,7 @@ faultTest("TLS: a trusted CA but a certificate for another host: Unavailable wit
   const { server, runs } = await toolBackend(ctx, () => ({ ok: true }), fx.wrongHost);
   const r = rig(ctx, grpcRegistry(`127.0.0.1:${server.port}`, { grpcConfig: `      tls: true\n      tlsCAPath: ${fx.caPath}` }));
   const out = await r.call("host");
-  expectError(out, "rpc error: code = Unavailable desc = Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list:", "ERR_OMNIA_GRPC_STATUS");
+  expectError(out, "gRPC tool execution failed: rpc error: code = Unavailable desc = Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list:", "ERR_OMNIA_GRPC_STATUS");
   assert.equal(runs(), 0);
   assert.deepEqual(r.breakers.get("t").snapshot(), closedSnapshot("t", 1, 1));
   // The right CA and host: the same backend answers (the fixture is sound).
