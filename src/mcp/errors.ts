@@ -93,7 +93,9 @@ export class McpAuthError extends OmniaToolsError {
   /** The handler whose credential could not be resolved. */
   readonly handlerName: string;
   constructor(handlerName: string, reason: string, options?: OmniaToolsErrorOptions) {
-    super(`handler ${JSON.stringify(handlerName)} auth: ${reason}`, options);
+    const prefix = `handler ${JSON.stringify(handlerName)} auth: `;
+    // A reason that already says it (the executor's own AuthError) is not said twice.
+    super(reason.startsWith(prefix) ? reason : `${prefix}${reason}`, options);
     this.handlerName = handlerName;
   }
 }

@@ -73,3 +73,30 @@ handlers:
     await api.close();
   }
 });
+
+test("an MCP handler's auth failure is said once, and the outcome and record name the mcp handler", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: m
+    type: mcp
+    auth: { type: workloadIdentity, workloadIdentity: { cloud: azure, audience: "api://tools" } }
+    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }
+`);
+  const recorder = new MemoryRecorder();
+  const ex = createToolExecutor({ registry, recorder });
+  try {
+    const out = await ex.execute({ id: "a1", name: "echo", arguments: "{}" });
+    assert.equal(out.status, "error");
+    assert.equal(out.status === "error" && out.message, 'handler "m" auth: workloadIdentity: no token acquirer configured');
+    assert.equal(out.status === "error" && out.error.code, "ERR_OMNIA_MCP_AUTH");
+    assert.equal(out.handlerType, "mcp");
+    assert.deepEqual(
+      recorder.records.map((r) => [r.handlerName, r.handlerType, r.errorMessage]),
+      [["m", "mcp", 'handler "m" auth: workloadIdentity: no token acquirer configured']],
+    );
+  } finally {
+    await ex.close();
+    await mcp.close();
+  }
+});

@@ -24,6 +24,9 @@ export function resolveTool(rt: ExecutorRuntime, state: CallState): ToolOutcome 
       return rt.report.fail(state, new UnknownToolError(`tool ${JSON.stringify(state.toolName)} not found`));
     },
     (e: unknown) => {
+      // A discovery failure that names its handler (an MCP server's credential, say) is that handler's call.
+      const handlerName = (e as { handlerName?: unknown } | null)?.handlerName;
+      if (typeof handlerName === "string") state.handler = rt.registry.getHandler(handlerName);
       rt.report.resolved(state);
       return rt.report.fail(state, asOmniaError(e));
     },
