@@ -2,6 +2,7 @@
 // streamable-http and SSE servers, and a stdio child process. No mocks.
 // runtime-tools.md §7.4 (discovery, filter, result shaping), §1.3/§1.5 (breaker),
 // §2.3/§2.6 R21–R22 (retry), §3.5 (headers on MCP HTTP, none on stdio), V20/V21/V23.
+import { basename, dirname } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createCircuitBreakers } from "../src/breaker/index.js";
@@ -505,20 +506,39 @@ test("stdio: discovery, results, env and workDir, stderr to the logger, headers 
       const out = await client.callTool(name, {});
       assert.equal(out.status === "error" && out.message, message);
     }
-    assert.deepEqual(success(await client.callTool("env", { name: "OMNIA_TEST_VAR" })).result, { value: "from-env", cwd: process.cwd(), home: process.env["HOME"] !== undefined });
-    // This process's other variables are not inherited (only the SDK's safe set plus `env`).
-    process.env["OMNIA_TEST_SECRET"] = "leak";
-    const secret = createMcpToolClient({ name: "local2", mcpConfig: STDIO });
-    try {
-      assert.deepEqual((success(await secret.callTool("env", { name: "OMNIA_TEST_SECRET" })).result as { value: unknown }).value, null);
-    } finally {
-      delete process.env["OMNIA_TEST_SECRET"];
-      await secret.close();
+    // A non-empty env is the child's whole environment, as Go's exec.Cmd.Env: not even HOME is added.
+    assert.deepEqual(success(await client.callTool("env", { name: "OMNIA_TEST_VAR" })).result, { value: "from-env", cwd: process.cwd(), home: false });
+    // No env (or an empty one: Go leaves cmd.Env nil): the child inherits this process's whole environment.
+    process.env["OMNIA_TEST_SECRET"] = "inherited";
+    for (const mcpConfig of [STDIO, { ...STDIO, env: {} }]) {
+      const inherits = createMcpToolClient({ name: "local2", mcpConfig });
+      try {
+        assert.deepEqual(success(await inherits.callTool("env", { name: "OMNIA_TEST_SECRET" })).result, { value: "inherited", cwd: process.cwd(), home: process.env["HOME"] !== undefined });
+      } finally {
+        await inherits.close();
+      }
     }
+    delete process.env["OMNIA_TEST_SECRET"];
     assert.deepEqual(success(await client.callTool("headers", {}, { headers: { Authorization: "Bearer broker" } })).result, { authorization: null, "x-injected": null, "x-call": null });
     assert.ok(logger.lines.some((l) => l.level === "debug" && l.message === "mcp: stdio server stderr" && l.fields?.["text"] === "mcp stdio fixture ready\n"));
     assert.ok(logger.lines.some((l) => l.message === "mcp: stdio has no header channel; the call's headers are dropped" && (l.fields?.["headers"] as string[])[0] === "Authorization"));
   } finally {
+    await client.close();
+  }
+});
+
+test("stdio: a bare command is looked up on this process's PATH even when env sets another PATH", async () => {
+  const dir = dirname(process.execPath);
+  const saved = process.env["PATH"];
+  process.env["PATH"] = `/nonexistent-omnia-dir:${dir}`;
+  const client = createMcpToolClient({
+    name: "bare",
+    mcpConfig: { ...STDIO, command: basename(process.execPath), env: { PATH: "/nonexistent-only", OMNIA_TEST_VAR: "x" } },
+  });
+  try {
+    assert.deepEqual((success(await client.callTool("env", { name: "PATH" })).result as { value: unknown }).value, "/nonexistent-only");
+  } finally {
+    process.env["PATH"] = saved;
     await client.close();
   }
 });

@@ -18,6 +18,8 @@ export interface McpSdk {
   readonly SSEClientTransport: typeof SSEClientTransport;
   readonly SseError: typeof SseError;
   readonly StdioClientTransport: typeof StdioClientTransport;
+  /** The variables the SDK adds to every stdio child's environment. */
+  readonly DEFAULT_INHERITED_ENV_VARS: readonly string[];
   readonly McpError: typeof McpError;
   readonly ErrorCode: typeof ErrorCode;
   readonly CallToolResultSchema: typeof CallToolResultSchema;
@@ -43,6 +45,7 @@ export async function loadMcpSdk(): Promise<McpSdk> {
     SSEClientTransport: sse.SSEClientTransport,
     SseError: sse.SseError,
     StdioClientTransport: stdio.StdioClientTransport,
+    DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
     CallToolResultSchema: types.CallToolResultSchema,

@@ -1,7 +1,46 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 import type { ValidHandler } from "./session.js";
+
+/**
+ * The environment of a stdio server, as Omnia's runtime (Go's `exec.Cmd`)
+ * gives it: with no `env` (or an empty one, which Go leaves as a nil
+ * `cmd.Env`), the runtime's whole environment; with a non-empty `env`, exactly
+ * those variables. The SDK merges its own "safe" subset (HOME, PATH, …) into
+ * every child's environment; each of those it would add and `env` does not
+ * name is set to `undefined` here, which Node's spawn leaves out.
+ */
+function childEnvironment(sdk: McpSdk, env: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  if (env === undefined || Object.keys(env).length === 0) return { ...(process.env as Record<string, string>) };
+  const out: Record<string, string | undefined> = {};
+  for (const key of sdk.DEFAULT_INHERITED_ENV_VARS) out[key] = undefined;
+  return Object.assign(out, env) as Record<string, string>;
+}
+
+/**
+ * The command as Go's `exec.Command` resolves it before the child starts: a
+ * bare name is looked up on the runtime's own `PATH` (not the child's `env`);
+ * a name with a `/` is used as it is, and so is one found nowhere (the spawn
+ * then fails with ENOENT).
+ */
+function lookPath(command: string): string {
+  if (command.includes("/")) return command;
+  for (const dir of (process.env["PATH"] ?? "").split(delimiter)) {
+    const candidate = join(dir === "" ? "." : dir, command);
+    try {
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // not here: the next directory
+    }
+  }
+  return command;
+}
 
 /**
  * The SDK transport of a handler: a child process for stdio (its stderr
@@ -11,11 +50,10 @@ import type { ValidHandler } from "./session.js";
 export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger): Transport {
   const config = handler.config;
   if (handler.kind === "stdio") {
-    const env = config.env === undefined ? undefined : { ...config.env };
     const transport = new sdk.StdioClientTransport({
-      command: config.command as string,
+      command: lookPath(config.command as string),
       args: [...(config.args ?? [])],
-      ...(env === undefined ? {} : { env }),
+      env: childEnvironment(sdk, config.env),
       ...(config.workDir === undefined || config.workDir === "" ? {} : { cwd: config.workDir }),
       stderr: "pipe",
     });
