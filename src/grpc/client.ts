@@ -3,6 +3,7 @@ import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 import type { Duplex } from "node:stream";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
 import { AbortedError, ClosedError, InvalidOptionError, OmniaToolsError, noopLogger, type Logger } from "../core/index.js";
 import { ToolService, type ToolInfo, type ToolResponse } from "../gen/omnia/tools/v1/tools_pb.js";
 import { resolveEndpoint } from "./endpoint.js";
@@ -85,6 +86,12 @@ export interface ToolServiceClient {
   /** Calls `ListTools`; resolves with the backend's `ToolInfo` list. Rejects like `execute`. */
   listTools(options?: ToolServiceCallOptions): Promise<ToolInfo[]>;
   /**
+   * Calls `grpc.health.v1.Health/Check` (service `""`, the server as a whole)
+   * on the same connection; resolves with the serving status's name
+   * (`SERVING`, `NOT_SERVING`, `UNKNOWN`, `SERVICE_UNKNOWN`). Rejects like `execute`.
+   */
+  checkHealth(options?: ToolServiceCallOptions): Promise<string>;
+  /**
    * Closes the HTTP/2 connection (calls in flight reject with a `ClosedError`)
    * and resolves once every socket has closed, leaving no live handle.
    * Idempotent: later calls return the same promise.
@@ -166,6 +173,7 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
   // grpc-go's default receive cap is 4 MiB: a larger message is RESOURCE_EXHAUSTED, never buffered whole.
   const transport = createGrpcTransport({ baseUrl: endpoint.baseUrl, sessionManager, readMaxBytes: GRPC_MAX_RECEIVE_BYTES });
   const client: Client<typeof ToolService> = createClient(ToolService, transport);
+  const health: Client<typeof Health> = createClient(Health, transport);
 
   let closing: Promise<void> | undefined;
 
@@ -202,6 +210,9 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     },
     listTools(options = {}) {
       return call("listTools", options, async (o) => (await client.listTools({}, o)).tools);
+    },
+    checkHealth(options = {}) {
+      return call("checkHealth", options, async (o) => HealthCheckResponse_ServingStatus[(await health.check({ service: "" }, o)).status] ?? "UNKNOWN");
     },
     close() {
       closing ??= (async () => {

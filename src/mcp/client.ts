@@ -139,6 +139,13 @@ export interface McpToolClient {
    */
   listTools(options?: McpListOptions): Promise<readonly McpToolDescriptor[]>;
   /**
+   * Connects when needed and sends MCP `ping`: the health probe of an MCP
+   * handler. Resolves when the server answered.
+   * @throws McpTransportError `handler "<name>": failed to connect MCP: <reason>` or `handler "<name>": MCP ping failed: <reason>`
+   * @throws ClosedError after `close()`; the signal's reason or AbortedError when aborted; TimeoutError for `timeoutMs`
+   */
+  ping(options?: McpListOptions): Promise<void>;
+  /**
    * Calls `tools/call` and interprets the result (see `interpretMcpResult`):
    * resolves with a success, or with an error outcome for an `isError` result
    * (an `McpToolError`, not a breaker failure).
@@ -290,6 +297,17 @@ class McpToolClientImpl implements McpToolClient {
       const tools = await this.exchange(scope, prefix, `${prefix}failed to list MCP tools: `, undefined, (session) => listServerTools(session, { handlerName: this.handlerName, logger: this.logger, serves: (name) => this.serves(name) }, scope.signal));
       this.discovered = tools;
       return tools;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  async ping(options: McpListOptions = {}): Promise<void> {
+    this.assertOpen("ping");
+    const prefix = `handler ${JSON.stringify(this.handlerName)}: `;
+    const scope = createScope(options.signal, options.timeoutMs, this.clock);
+    try {
+      await this.exchange(scope, prefix, `${prefix}MCP ping failed: `, undefined, (session) => session.client.ping({ signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS }));
     } finally {
       scope.dispose();
     }
