@@ -144,12 +144,6 @@ export class ConverseSession {
         });
         continue;
       }
-      // A result with no call awaiting it (a late answer, a replay, a confused
-      // client) is not a turn: dropped, never delivered as an empty message.
-      if (message.clientToolResult !== undefined) {
-        this.#dropStray(message.clientToolResult.callId);
-        continue;
-      }
       if (!helloSent) {
         let capabilities: string[];
         try {
@@ -160,6 +154,12 @@ export class ConverseSession {
         }
         await this.#send({ message: { case: "runtimeHello", value: { capabilities } } });
         helloSent = true;
+      }
+      // A result with no call awaiting it (a late answer, a replay, a confused
+      // client) is not a turn: dropped, never delivered as an empty message.
+      if (message.clientToolResult !== undefined) {
+        this.#dropStray(message.clientToolResult.callId);
+        continue;
       }
       await this.#turn(message);
     }
