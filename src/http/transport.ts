@@ -12,7 +12,9 @@ export const MAX_REDIRECTS = 10;
  * The most bytes of response headers the executor's own dispatcher accepts:
  * 10 MiB, Go's `Transport` default when `MaxResponseHeaderBytes` is 0
  * (undici's own default is 16 KiB). Past it the call fails with
- * `net/http: HTTP/1.x transport connection broken: net/http: server response headers exceeded 10485760 bytes; aborted`.
+ * `net/http: HTTP/1.x transport connection broken: net/http: server response headers exceeded 10485760 bytes; aborted`
+ * (the text names this limit even for a host-supplied dispatcher with another `maxHeaderSize`).
+ * @internal Does not follow semver.
  */
 export const MAX_RESPONSE_HEADER_BYTES = 10 * 1024 * 1024;
 

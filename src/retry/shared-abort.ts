@@ -1,4 +1,7 @@
-/** What {@link onSharedAbort} calls: a function, or an object with `handleEvent` (no closure needed). */
+/**
+ * What {@link onSharedAbort} calls: a function, or an object with `handleEvent` (no closure needed).
+ * @internal Does not follow semver.
+ */
 export type SharedAbortListener = (() => void) | { handleEvent(): void };
 
 /**
