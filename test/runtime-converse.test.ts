@@ -458,7 +458,7 @@ describe("Converse: 1.9.0 additions", () => {
     // The message after the results is a turn of its own (the pump never reads ahead).
     assert.deepEqual(frameCases([(await s.until("toolCall")).frame]), ["toolCall"]);
     assert.deepEqual(logger.lines.filter((l) => l.level === "warn"), [
-      { level: "warn", message: "runtime: dropped a client_tool_result whose call_id matches no pending tool call", fields: { callId: "call-unknown" } },
+      { level: "warn", message: "runtime: dropped a client_tool_result whose call_id matches no pending tool call", fields: { callId: "call-unknown", dropped: 1 } },
     ]);
     s.cancel();
   });

@@ -199,12 +199,11 @@ describe("serveRuntime lifecycle", () => {
 });
 
 describe("malformed input never crashes the stream", () => {
-  test("semantically empty or stray messages become (empty) turns; the stream ends OK", async () => {
+  test("semantically empty messages become (empty) turns; a stray client_tool_result is dropped after the hello; the stream ends OK", async () => {
     const { client } = await start({ converse: () => {} });
     for (const msg of [
       { sessionId: "conformance" },
       {},
-      { clientToolResult: { callId: "nobody-asked" } },
       { audioInput: { data: new Uint8Array([1, 2]), sequence: 4, isLast: true } },
       { metadata: { a: "b" }, recordSequenceBase: -1n },
     ]) {
@@ -212,6 +211,10 @@ describe("malformed input never crashes the stream", () => {
       assert.equal(r.error, undefined);
       assert.deepEqual(frameCases(r.frames), ["runtimeHello", "done"]);
     }
+    // Issue #19 item 20: a result no call awaits is not a turn (no done for it).
+    const stray = await converse(client, [{ clientToolResult: { callId: "nobody-asked" } }]);
+    assert.equal(stray.error, undefined);
+    assert.deepEqual(frameCases(stray.frames), ["runtimeHello"]);
   });
 
   test("undecodable bytes on Converse end it InvalidArgument (connect reports them as Internal)", async () => {

@@ -7,6 +7,7 @@ import {
   HttpTransportError,
   interpretHttpResponse,
   sendHttpRequest,
+  sensitiveHeaderNames,
   type HttpDispatcher,
   type HttpHeaderContext,
   type HttpInterpretation,
@@ -50,12 +51,25 @@ export function httpExchange(
   const request = buildParsedHttpRequest(handler, args, parsed, context);
   // Trace context goes in last, after every other header (Omnia's executor injects into the built request).
   if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
+  // Never sent on a redirect to another origin: the credentials' header names (Authorization, Cookie and x-omnia-delegation always).
+  const sensitiveHeaders = credentialHeaderNames(context.auth, context.headersFromSecret, context.injected);
   return async (abort) => {
-    const response = await sendHttpRequest(dispatcher(), request, { abort });
+    const response = await sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders });
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;
     return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
   };
+}
+
+/**
+ * The names of every credential header of a call (auth, `headersFromSecret`,
+ * broker-injected), for the transport to drop on a redirect to another
+ * origin; undefined when there is none (most calls: no set is built).
+ * @internal Does not follow semver.
+ */
+export function credentialHeaderNames(...records: readonly (Readonly<Record<string, string>> | undefined)[]): ReadonlySet<string> | undefined {
+  for (const record of records) if (record !== undefined) for (const _ in record) return sensitiveHeaderNames(...records);
+  return undefined;
 }
 
 /**

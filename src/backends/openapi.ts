@@ -3,7 +3,7 @@ import { buildOpenApiRequest, sendOpenApiRequest } from "../openapi/index.js";
 import type { AttemptAbort } from "../retry/index.js";
 import { UnknownToolError } from "../core/index.js";
 import type { Backend, BackendCall, BackendEnv, PreparedCall } from "./backend.js";
-import { httpAttempt, type HttpExchange } from "./http.js";
+import { credentialHeaderNames, httpAttempt, type HttpExchange } from "./http.js";
 import { httpRetrySetup } from "./retry-setup.js";
 
 /**
@@ -22,8 +22,9 @@ export function createOpenApiBackend(env: BackendEnv): Backend {
       // Built once per call: arguments it cannot shape fail the call before any attempt (no breaker event).
       const request = buildOpenApiRequest(operation, call.rawArgs, context);
       if (call.injectTrace !== undefined) call.injectTrace(request.headers as Record<string, string>);
+      const sensitiveHeaders = credentialHeaderNames(call.auth, call.injected);
       const exchange = async (abort: AttemptAbort): Promise<HttpExchange> => {
-        const out = await sendOpenApiRequest(env.dispatcher(), request, { abort });
+        const out = await sendOpenApiRequest(env.dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders });
         const raw = out.response.headers["retry-after"];
         return { status: out.response.status, retryAfter: Array.isArray(raw) ? raw[0] : raw, interpretation: out.interpretation };
       };

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { systemClock } from "./clock.js";
+import { systemClock, createSystemClock, MAX_TIMER_MS } from "./clock.js";
 import { noopLogger } from "./logger.js";
 
 test("systemClock timers are unref'd and clearable, and leave no live handle", async () => {
@@ -25,4 +25,57 @@ test("systemClock timers are unref'd and clearable, and leave no live handle", a
 
 test("noopLogger accepts every level and returns nothing", () => {
   for (const level of ["debug", "info", "warn", "error"] as const) assert.equal(noopLogger[level]("m", { a: 1 }), undefined);
+});
+
+test("a delay above 2^31-1 ms (timeout: 600h) waits in full as a chain of host timers", () => {
+  const armed: { fn: () => void; ms: number; cleared: boolean }[] = [];
+  const clock = createSystemClock({
+    setTimeout: (fn, ms) => {
+      const timer = { fn, ms, cleared: false };
+      armed.push(timer);
+      return timer;
+    },
+    clearTimeout: (timer) => {
+      (timer as { cleared: boolean }).cleared = true;
+    },
+  });
+  const hours600 = 600 * 3600 * 1000; // 2_160_000_000 ms
+  let fired = 0;
+  clock.setTimeout(() => fired++, hours600);
+  assert.deepEqual(armed.map((t) => t.ms), [MAX_TIMER_MS]);
+  armed[0]!.fn();
+  assert.equal(fired, 0, "the first chunk is not the whole delay");
+  assert.deepEqual(armed.map((t) => t.ms), [MAX_TIMER_MS, hours600 - MAX_TIMER_MS]);
+  armed[1]!.fn();
+  assert.equal(fired, 1);
+  // Go's largest duration (2562047h47m16.854775807s) is 4295 chunks: cleared in the middle, nothing more fires.
+  armed.length = 0;
+  const handle = clock.setTimeout(() => fired++, 9223372036854.775);
+  for (let i = 0; i < 3; i++) armed[i]!.fn();
+  handle.clear();
+  assert.equal(armed[3]!.cleared, true);
+  assert.equal(armed.length, 4);
+  assert.equal(fired, 1);
+  // Infinity never arms; a negative or NaN delay arms 0.
+  armed.length = 0;
+  clock.setTimeout(() => fired++, Infinity);
+  clock.setTimeout(() => fired++, -5);
+  clock.setTimeout(() => fired++, Number.NaN);
+  assert.deepEqual(armed.map((t) => t.ms), [0, 0]);
+});
+
+test("systemClock arms a 600h timer without TimeoutOverflowWarning and does not fire it", async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+  process.on("warning", onWarning);
+  let fired = false;
+  const handle = systemClock.setTimeout(() => {
+    fired = true;
+  }, 600 * 3600 * 1000);
+  // Node warns on an overflowing delay as it arms the timer (emitted on the next tick), and then fires it after 1 ms.
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  handle.clear();
+  process.off("warning", onWarning);
+  assert.deepEqual(warnings, []);
+  assert.equal(fired, false);
 });

@@ -23,15 +23,71 @@ export interface Clock {
 }
 
 /**
+ * The longest delay one host timer takes: 2^31 − 1 ms (about 24.8 days). Node
+ * fires a longer `setTimeout` after 1 ms, with a `TimeoutOverflowWarning`.
+ * @internal Does not follow semver.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The host timer functions a system clock arms (for tests: a fake pair).
+ * @internal Does not follow semver.
+ */
+export interface HostTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const NODE_TIMERS: HostTimers = {
+  setTimeout: (fn, ms) => {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+/**
+ * A clock on `Date.now()` and `timers`. A delay longer than {@link MAX_TIMER_MS}
+ * is waited as a chain of timers of at most that length, so that every delay
+ * a manifest accepts (Go's `time.ParseDuration` goes up to about 2562047h)
+ * waits as long as it says. A delay of `Infinity` never fires; `NaN` or a
+ * negative delay fires on the next turn.
+ * @internal Does not follow semver.
+ */
+export function createSystemClock(timers: HostTimers = NODE_TIMERS, now: () => number = Date.now): Clock {
+  return Object.freeze({
+    now: () => now(),
+    setTimeout(fn: () => void, ms: number): TimerHandle {
+      let remaining = ms > 0 ? ms : 0;
+      let cleared = false;
+      let timer: unknown;
+      const arm = (): void => {
+        if (remaining === Infinity) return;
+        const step = Math.min(remaining, MAX_TIMER_MS);
+        remaining -= step;
+        timer = timers.setTimeout(() => {
+          if (cleared) return;
+          if (remaining > 0) arm();
+          else fn();
+        }, step);
+      };
+      arm();
+      return {
+        clear: () => {
+          cleared = true;
+          if (timer !== undefined) timers.clearTimeout(timer);
+        },
+      };
+    },
+  });
+}
+
+/**
  * The default clock: `Date.now()` and `setTimeout`. Its timers are `unref()`'d,
- * so a pending timeout never keeps the host process alive by itself.
+ * so a pending timeout never keeps the host process alive by itself. A delay
+ * longer than 2^31 − 1 ms (Node's timer limit) is waited in full, as a chain
+ * of timers.
  * @public
  */
-export const systemClock: Clock = Object.freeze({
-  now: () => Date.now(),
-  setTimeout(fn: () => void, ms: number): TimerHandle {
-    const timer = setTimeout(fn, Math.max(0, ms));
-    timer.unref();
-    return { clear: () => clearTimeout(timer) };
-  },
-});
+export const systemClock: Clock = createSystemClock();

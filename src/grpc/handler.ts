@@ -104,7 +104,14 @@ export function createToolServiceHandler(tools: ToolImplementations, options: To
         } catch (e) {
           return toolError(`${where}: arguments_json is not valid JSON: ${(e as Error).message}`);
         }
-        if (!tool.validate(args)) return toolError(`${where}: ${formatAjvErrors(tool.validate.errors ?? [])}`);
+        let valid: boolean;
+        try {
+          valid = tool.validate(args) as boolean;
+        } catch (e) {
+          // A schema whose $ref recurses without consuming input (or arguments nested past the stack) overflows ajv's validator.
+          return toolError(`${where}: the input schema could not be evaluated: ${toError(e).message}`);
+        }
+        if (!valid) return toolError(`${where}: ${formatAjvErrors(tool.validate.errors ?? [])}`);
         let value: unknown;
         try {
           value = await tool.impl.execute(args, { toolName: request.toolName, headers: headerRecord(ctx), signal: ctx.signal });
@@ -130,8 +137,30 @@ export function createToolServiceHandler(tools: ToolImplementations, options: To
   };
 }
 
+/**
+ * The most bytes of `error_message` sent: 512 (UTF-8), then `...`, as the HTTP
+ * error-body rule. A tool's own error text, or ajv's list of every error for a
+ * large argument, stays bounded on the wire.
+ */
+const ERROR_MESSAGE_MAX_BYTES = 512;
+
 function toolError(message: string) {
-  return { isError: true, errorMessage: message };
+  return { isError: true, errorMessage: boundedMessage(message) };
+}
+
+/** `message` whole when at most 512 UTF-8 bytes, else cut at a character boundary within them, plus `...`. */
+function boundedMessage(message: string): string {
+  // Each UTF-16 unit is at most 3 UTF-8 bytes: a message of up to 170 units always fits.
+  if (message.length <= ERROR_MESSAGE_MAX_BYTES / 3 || Buffer.byteLength(message, "utf8") <= ERROR_MESSAGE_MAX_BYTES) return message;
+  let bytes = 0;
+  let end = 0;
+  for (const ch of message) {
+    const size = Buffer.byteLength(ch, "utf8");
+    if (bytes + size > ERROR_MESSAGE_MAX_BYTES) break;
+    bytes += size;
+    end += ch.length;
+  }
+  return `${message.slice(0, end)}...`;
 }
 
 function headerRecord(ctx: HandlerContext): Record<string, string> {

@@ -4,7 +4,7 @@ import * as http2 from "node:http2";
 import { isIP, type AddressInfo, type Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { InvalidOptionError } from "../core/index.js";
+import { InvalidOptionError, systemClock, type Clock } from "../core/index.js";
 import { createToolServiceHandler, type ToolImplementations } from "./handler.js";
 
 /**
@@ -35,6 +35,14 @@ export interface ServeToolServiceOptions {
   readonly tls?: ToolServiceTlsOptions | undefined;
   /** Also serve `grpc.health.v1.Health`. Default `true`. */
   readonly health?: boolean | undefined;
+  /**
+   * How long `close()` lets calls in flight finish, in ms on `clock`, before
+   * it destroys every HTTP/2 session and socket still open (a client that
+   * stopped reading, with its window at 0, or never ends its request). Default 5000.
+   */
+  readonly closeGraceMs?: number | undefined;
+  /** The clock of the close grace period. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
 }
 
 /**
@@ -50,7 +58,9 @@ export interface ToolServiceServer {
    * Stops accepting connections, aborts every handler's signal (so tools and
    * health watches wind down), sends GOAWAY on every HTTP/2 session and
    * resolves once every session and socket has closed. Calls in flight may
-   * finish. Idempotent: later calls return the same promise.
+   * finish within `closeGraceMs` (default 5 s); then every session and socket
+   * still open is destroyed, so `close()` always resolves. Idempotent: later
+   * calls return the same promise.
    */
   close(): Promise<void>;
 }
@@ -86,6 +96,11 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
   if (tls?.requireClientCert === true && tls.ca === undefined) {
     throw new InvalidOptionError("serveToolService: tls.requireClientCert needs tls.ca to verify client certificates; got no ca");
   }
+  const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+  if (typeof closeGraceMs !== "number" || !(closeGraceMs >= 0)) {
+    throw new InvalidOptionError(`serveToolService: closeGraceMs must be a number >= 0; got ${String(closeGraceMs)}`);
+  }
+  const clock = options.clock ?? systemClock;
   const routes = createToolServiceHandler(tools, { health: options.health ?? true });
   const shutdown = new AbortController();
   // Every call in flight links its handler signal to this one (connect removes
@@ -141,6 +156,11 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
       closing ??= (async () => {
         shutdown.abort(new ConnectError("server is shutting down", Code.Unavailable));
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Past the grace, nothing a client does (window 0, a request body never ended) holds close().
+        const grace = clock.setTimeout(() => {
+          for (const s of sessions) s.destroy();
+          for (const s of sockets) s.destroy();
+        }, closeGraceMs);
         // Graceful first: GOAWAY, and each session closes once its streams end.
         const ending = [...sessions].map((s) => new Promise<void>((resolve) => s.once("close", () => resolve())));
         for (const s of sessions) s.close();
@@ -150,11 +170,15 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
         for (const s of sockets) s.destroy();
         await Promise.all(open);
         await closed;
+        grace.clear();
       })();
       return closing;
     },
   };
 }
+
+/** How long close() waits for calls in flight before destroying their sessions. */
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
 
 function toPem(value: string | Uint8Array): string | Buffer {
   return typeof value === "string" ? value : Buffer.from(value);

@@ -2,11 +2,31 @@ import { Agent, type Dispatcher } from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
 import { redactUrl } from "./redact-url.js";
+import { goQuote } from "../core/index.js";
+import { goLocationError } from "./go-location.js";
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 /** Redirects followed before `stopped after 10 redirects`, as Go's default client. */
 export const MAX_REDIRECTS = 10;
+/**
+ * The most bytes of response headers the executor's own dispatcher accepts:
+ * 10 MiB, Go's `Transport` default when `MaxResponseHeaderBytes` is 0
+ * (undici's own default is 16 KiB). Past it the call fails with
+ * `net/http: HTTP/1.x transport connection broken: net/http: server response headers exceeded 10485760 bytes; aborted`
+ * (the text names this limit even for a host-supplied dispatcher with another `maxHeaderSize`).
+ * @internal Does not follow semver.
+ */
+export const MAX_RESPONSE_HEADER_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Header names (lower case) that never follow a redirect to another origin,
+ * whatever the caller passes: the credentials Go's client strips
+ * (`Authorization`, `Www-Authenticate`, `Cookie`, `Cookie2`), plus
+ * `Proxy-Authorization` and Omnia's `x-omnia-delegation` token.
+ * @internal Does not follow semver.
+ */
+export const ALWAYS_SENSITIVE_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "www-authenticate", "cookie", "cookie2", "x-omnia-delegation"]);
 
 /**
  * A request exactly as it goes on the wire.
@@ -54,7 +74,19 @@ export type HttpDispatcher = Dispatcher;
  * @internal Does not follow semver.
  */
 export function createDefaultDispatcher(): Dispatcher {
-  return new Agent({ keepAliveTimeout: 4_000, connections: 256 });
+  return new Agent({ keepAliveTimeout: 4_000, connections: 256, maxHeaderSize: MAX_RESPONSE_HEADER_BYTES });
+}
+
+/**
+ * The lower-cased names of every header in `records` (the handler's `auth`
+ * headers, its resolved `headersFromSecret`, a policy broker's injected
+ * headers): the set to pass as {@link SendOptions.sensitiveHeaders}.
+ * @internal Does not follow semver.
+ */
+export function sensitiveHeaderNames(...records: readonly (Readonly<Record<string, string>> | undefined)[]): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const record of records) if (record !== undefined) for (const name of Object.keys(record)) names.add(name.toLowerCase());
+  return names;
 }
 
 /** @internal Does not follow semver. */
@@ -67,6 +99,13 @@ export interface SendOptions {
   /** Cap for any other body: only the error text's 512 bytes (+1 to know it is longer) are needed. */
   readonly maxErrorBodyBytes?: number | undefined;
   readonly maxRedirects?: number | undefined;
+  /**
+   * Lower-case names of headers that carry a secret (the handler's `auth`
+   * headers, `headersFromSecret`, broker-injected headers; see
+   * {@link sensitiveHeaderNames}). With {@link ALWAYS_SENSITIVE_HEADERS}, they
+   * are dropped on a redirect to another origin and stay dropped.
+   */
+  readonly sensitiveHeaders?: ReadonlySet<string> | undefined;
 }
 
 const NETWORK_CODES = new Set([
@@ -92,18 +131,28 @@ const REDIRECT_DRAIN_BYTES = 64 * 1024;
 /**
  * Sends one request through `dispatcher`, follows redirects the way Go's
  * default client does (at most 10; 301/302/303 become GET without a body, HEAD
- * stays HEAD; 307/308 resend; `Authorization` and `Cookie` are dropped on a
- * redirect to another host), and reads the body while counting, stopping at
- * the cap: a larger body is cut and its transfer stopped, never buffered.
+ * stays HEAD; 307/308 resend the method and body; the first `Location` is
+ * used), and reads the body while counting, stopping at the cap: a larger body
+ * is cut and its transfer stopped, never buffered.
+ *
+ * A redirect to another origin (scheme, host or port differ) carries no
+ * secret: `Authorization`, `Proxy-Authorization`, `Www-Authenticate`,
+ * `Cookie`, `Cookie2`, `x-omnia-delegation` and every name in
+ * `options.sensitiveHeaders` are dropped, and stay dropped for the rest of
+ * the chain (Go strips only the first four, and only when the host is not the
+ * same domain or a subdomain). A 307/308 that would resend a request body to
+ * another origin is not followed: that redirect response is the result, as
+ * Go's client returns it when it cannot resend a body. Other headers follow.
  *
  * It drives undici's `dispatch()` with its own handler: the body's chunks are
  * collected as they arrive, with no stream and no async iteration in between
  * (`dispatcher.request()` wraps each response in a Readable, about a fifth of
  * a loopback call's CPU; issue #13).
  *
- * Throws {@link HttpTransportError} when no status arrives, the abort reason
- * when the signal (or abort hook) fires, and {@link HttpRequestError} for a
- * request undici refuses to send (an invalid method or header).
+ * Throws {@link HttpTransportError} when no status arrives (messages as Go's
+ * client: `Post "<url>": <reason>`), the abort reason when the signal (or abort
+ * hook) fires, and {@link HttpRequestError} for a request undici refuses to
+ * send (an invalid method or header).
  * @internal Does not follow semver.
  */
 export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
@@ -118,7 +167,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
   for (let redirects = 0; ; redirects++) {
     if (hook?.aborted === true) throw hook.reason;
     const response = await new Promise<Received>((resolve, reject) => {
-      const handler = new ResponseReader(resolve, reject, hook, maxBody, maxErrorBody, method, url);
+      const handler = new ResponseReader(resolve, reject, hook, maxBody, maxErrorBody, request.method, url, body !== undefined && body !== "");
       try {
         dispatcher.dispatch({ origin: url.origin, path: url.path, method: method as Dispatcher.HttpMethod, headers, body: body ?? null }, handler);
       } catch (e) {
@@ -127,15 +176,18 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
     });
     if (response.redirect !== undefined) {
       if (redirects >= maxRedirects) {
-        throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(url.redacted)}: stopped after ${maxRedirects} redirects`, false);
+        throw new HttpTransportError(`${goMethod(request.method)} ${JSON.stringify(url.redacted)}: stopped after ${maxRedirects} redirects`, false);
       }
-      const next = parseUrl(new URL(response.redirect, url.href).href, method, request.redactQuery);
+      const next = response.next as ParsedUrl;
       if (response.status <= 303 && method !== "HEAD") {
         method = "GET";
         body = undefined;
-        headers = withoutHeaders(headers, ["content-type", "content-length"]);
+        headers = withoutHeaders(headers, (name) => name === "content-type" || name === "content-length");
       }
-      if (next.host !== url.host) headers = withoutHeaders(headers, ["authorization", "cookie", "cookie2", "www-authenticate"]);
+      if (next.origin !== url.origin) {
+        const caller = options.sensitiveHeaders;
+        headers = withoutHeaders(headers, (name) => ALWAYS_SENSITIVE_HEADERS.has(name) || caller?.has(name) === true);
+      }
       url = next;
       continue;
     }
@@ -154,6 +206,8 @@ interface Received {
   readonly body: Uint8Array;
   readonly truncated: boolean;
   readonly redirect: string | undefined;
+  /** The redirect's target, resolved against the request URL. */
+  readonly next: ParsedUrl | undefined;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -173,6 +227,9 @@ class ResponseReader implements Dispatcher.DispatchHandler {
   #status = 0;
   #headers: Readonly<Record<string, string | string[] | undefined>> = {};
   #redirect: string | undefined = undefined;
+  #next: ParsedUrl | undefined = undefined;
+  /** A status line arrived (the status may be 0). */
+  #started = false;
   #ok = false;
   #cap = 0;
   #total = 0;
@@ -185,6 +242,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
   readonly #maxErrorBody: number;
   readonly #method: string;
   readonly #url: ParsedUrl;
+  readonly #hasBody: boolean;
 
   constructor(
     resolve: (received: Received) => void,
@@ -194,6 +252,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     maxErrorBody: number,
     method: string,
     url: ParsedUrl,
+    hasBody: boolean,
   ) {
     this.#resolve = resolve;
     this.#reject = reject;
@@ -202,6 +261,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     this.#maxErrorBody = maxErrorBody;
     this.#method = method;
     this.#url = url;
+    this.#hasBody = hasBody;
     // The caller's abort settles the exchange at once, even while the request waits for a connection.
     hook?.onAbort((reason) => {
       this.#fail(reason);
@@ -215,17 +275,32 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     if (this.#settled) controller.abort(CUT); // aborted while it waited for a connection
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.#started = true;
     this.#status = statusCode;
     this.#headers = headers;
-    const location = headers["location"];
-    if (isRedirect(statusCode) && typeof location === "string" && location !== "") {
-      this.#redirect = location;
-      this.#cap = REDIRECT_DRAIN_BYTES;
-    } else {
-      this.#ok = statusCode >= 200 && statusCode <= 299;
-      this.#cap = this.#ok ? this.#maxBody : this.#maxErrorBody;
+    const raw = headers["location"];
+    // Two Location headers: the first is used, as Go's Header.Get reads it.
+    const location = Array.isArray(raw) ? raw[0] : raw;
+    if (isRedirect(statusCode) && location !== undefined && location !== "") {
+      let next: ParsedUrl;
+      try {
+        next = resolveLocation(location, this.#url, this.#method);
+      } catch (error) {
+        this.#fail(error);
+        controller.abort(CUT);
+        return;
+      }
+      // A 307/308 resends the body: never to another origin. The redirect itself is the answer.
+      if (!(this.#hasBody && statusCode >= 307 && next.origin !== this.#url.origin)) {
+        this.#redirect = location;
+        this.#next = next;
+        this.#cap = REDIRECT_DRAIN_BYTES;
+        return;
+      }
     }
+    this.#ok = statusCode >= 200 && statusCode <= 299;
+    this.#cap = this.#ok ? this.#maxBody : this.#maxErrorBody;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -253,7 +328,10 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     const hook = this.#hook;
     if (hook?.aborted === true) this.#fail(hook.reason);
     else if (this.#redirect !== undefined) this.#succeed(false); // a redirect's body is never used: follow it anyway
-    else if (this.#status !== 0) {
+    else if (this.#started && this.#status < 100) {
+      // undici asserts on a status below 100 (Go would take it): said as Go says a status it cannot parse.
+      this.#fail(malformedStatus(this.#method, this.#url, String(this.#status).padStart(3, "0"), error));
+    } else if (this.#started) {
       // The headers arrived, then the body broke off: a body-read error that keeps the status.
       this.#fail(new HttpTransportError(`reading response body: ${reasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
     } else this.#fail(transportError(error, this.#method, this.#url));
@@ -269,7 +347,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     const body = this.#redirect !== undefined ? EMPTY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#total);
     const resolve = this.#resolve;
     this.#resolve = this.#reject = settledAlready;
-    resolve({ status: this.#status, headers: this.#headers, body, truncated, redirect: this.#redirect });
+    resolve({ status: this.#status, headers: this.#headers, body, truncated, redirect: this.#redirect, next: this.#next });
   }
 
   #fail(error: unknown): void {
@@ -292,6 +370,8 @@ interface ParsedUrl {
   readonly hostname: string;
   /** The URL as error texts show it: userinfo and fixed query values as `***` (see redactUrl). */
   readonly redacted: string;
+  /** The query keys whose values `redacted` hides; a redirect target hides the same ones. */
+  readonly redactQuery: readonly string[] | undefined;
 }
 
 /**
@@ -322,11 +402,27 @@ function parseUrl(text: string, method: string, redactQuery: readonly string[] |
     path: `${url.pathname}${url.search}`,
     host: url.host,
     hostname: url.hostname,
-    redacted,
+    redacted: goEmptyPath(text, url, redacted),
+    redactQuery,
   });
   if (PARSED_URLS.size >= PARSED_URL_LIMIT) PARSED_URLS.clear();
   PARSED_URLS.set(memo, parsed);
   return parsed;
+}
+
+/**
+ * Go's `url.URL.String()` prints an empty path as empty (`http://h:1`,
+ * `http://h:1?q`) where WHATWG's `href` adds `/`. `shown` is the URL as
+ * printed so far (`href`, password hidden); the `/` WHATWG added is removed.
+ */
+function goEmptyPath(text: string, url: URL, shown: string): string {
+  if (url.pathname !== "/") return shown;
+  const start = text.indexOf("//");
+  if (start < 0) return shown;
+  const end = text.slice(start + 2).search(/[/?#\\]/);
+  if (end >= 0 && text[start + 2 + end] !== "?" && text[start + 2 + end] !== "#") return shown;
+  const slash = shown.indexOf("/", url.protocol.length + 2);
+  return slash < 0 ? shown : shown.slice(0, slash) + shown.slice(slash + 1);
 }
 
 /**
@@ -355,11 +451,37 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-function withoutHeaders(headers: Readonly<Record<string, string>>, drop: readonly string[]): Record<string, string> {
+function withoutHeaders(headers: Readonly<Record<string, string>>, drop: (lowerName: string) => boolean): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (!drop.includes(name.toLowerCase())) out[name] = value;
+  for (const [name, value] of Object.entries(headers)) if (!drop(name.toLowerCase())) out[name] = value;
   return out;
 }
+
+/**
+ * A redirect's `Location`, resolved against the URL that answered, or the
+ * error Go's client gives when it cannot parse it:
+ * `Get "<url>": failed to parse Location header "<loc>": parse "<loc>": <reason>`.
+ * An absolute Location keeps its own text, so that an empty path is printed
+ * as Go prints it.
+ */
+function resolveLocation(location: string, base: ParsedUrl, method: string): ParsedUrl {
+  let reason = goLocationError(location);
+  let resolved: URL | undefined;
+  if (reason === undefined) {
+    try {
+      resolved = new URL(location, base.href);
+    } catch {
+      // Go accepts what WHATWG refuses here (a port above 65535, a bad IPv6 literal): still no request can be built.
+      reason = `parse ${goQuote(location)}: invalid URL`;
+    }
+  }
+  if (resolved === undefined) {
+    throw new HttpTransportError(`${goMethod(method)} ${JSON.stringify(base.redacted)}: failed to parse Location header ${goQuote(location)}: ${reason ?? ""}`, false);
+  }
+  return parseUrl(ABSOLUTE.test(location) ? location : resolved.href, method, base.redactQuery);
+}
+
+const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** Go capitalises the method in transport errors: `Post`, `Get`. */
 function goMethod(method: string): string {
@@ -383,7 +505,45 @@ function transportError(e: unknown, method: string, target: ParsedUrl): unknown 
   const host = target.host;
   let reason = reasonOf(e);
   if (code === "ECONNREFUSED") reason = `dial tcp ${host}: connect: connection refused`;
+  else if (code === "UND_ERR_HEADERS_OVERFLOW") reason = `${BROKEN}net/http: server response headers exceeded ${MAX_RESPONSE_HEADER_BYTES} bytes; aborted`;
+  else if (code === "UND_ERR_SOCKET" && reason === "bad response") reason = `${BROKEN}unsolicited 100 Continue response`;
   else if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") reason = `read tcp ${host}: connection reset by peer`;
   else if (code === "ENOTFOUND") reason = `dial tcp: lookup ${target.hostname}: no such host`;
+  else if ((e as { name?: unknown } | null)?.name === "HTTPParserError") reason = BROKEN + parserReason(reason, parserData(e));
   return new HttpTransportError(`${goMethod(method)} ${JSON.stringify(target.redacted)}: ${reason}`, code !== undefined && NETWORK_CODES.has(code), { causeCode: code }, { cause: e });
+}
+
+/** Go's prefix for a response it could not read from a broken HTTP/1 connection (transport.go). */
+const BROKEN = "net/http: HTTP/1.x transport connection broken: ";
+
+/** Go's error for a status line whose code is not three digits (`ReadResponse`). */
+function malformedStatus(method: string, target: ParsedUrl, token: string, cause: unknown): HttpTransportError {
+  return new HttpTransportError(`${goMethod(method)} ${JSON.stringify(target.redacted)}: ${BROKEN}malformed HTTP status code ${goQuote(token)}`, false, { causeCode: codeOf(cause) }, { cause });
+}
+
+/** The bytes llhttp stopped at (undici's `HTTPParserError.data`), as text. */
+function parserData(e: unknown): string {
+  const data = (e as { data?: unknown }).data;
+  return typeof data === "string" ? data : "";
+}
+
+/**
+ * Go's words for a response head llhttp refused (response.go `ReadResponse`),
+ * instead of undici's `Response does not match the HTTP/1.1 protocol (…)`.
+ * llhttp stops at the first byte it refuses: the start of a code that is not
+ * digits (quoted as Go quotes it), or the fourth digit of a longer code (its
+ * first digits are consumed and unknown: that code is not quoted).
+ */
+function parserReason(message: string, rest: string): string {
+  if (message.includes("(Invalid status code)")) {
+    const end = rest.search(/[ \r\n]/);
+    return `malformed HTTP status code ${goQuote(end < 0 ? rest.slice(0, 16) : rest.slice(0, end))}`;
+  }
+  if (message.includes("(Invalid response status)")) return "malformed HTTP status code";
+  if (message.includes("(Expected HTTP/") || message.includes("(Invalid major version)") || message.includes("(Invalid minor version)")) {
+    const end = rest.search(/\r?\n/);
+    return `malformed HTTP response ${goQuote((end < 0 ? rest : rest.slice(0, end)).slice(0, 128))}`;
+  }
+  const reason = /\(([^)]*)\)$/.exec(message)?.[1];
+  return `malformed HTTP response${reason === undefined ? "" : ` (${reason.toLowerCase()})`}`;
 }

@@ -1,3 +1,5 @@
+import { offSharedAbort, onSharedAbort } from "./shared-abort.js";
+
 /**
  * What a transport needs of an attempt's cancellation: whether it was
  * aborted, why, and one listener to call when it is. An `AbortSignal` offers
@@ -75,7 +77,7 @@ export function abortHookOf(signal: AbortSignal): AbortHook {
       return signal.reason as unknown;
     },
     onAbort(listener) {
-      if (current !== undefined) signal.removeEventListener("abort", current);
+      if (current !== undefined) offSharedAbort(signal, current);
       current = undefined;
       if (listener === undefined) return;
       if (signal.aborted) {
@@ -83,7 +85,7 @@ export function abortHookOf(signal: AbortSignal): AbortHook {
         return;
       }
       current = () => listener(signal.reason);
-      signal.addEventListener("abort", current, { once: true });
+      onSharedAbort(signal, current);
     },
   };
 }

@@ -2,6 +2,7 @@ import { TimeoutError, systemClock, toError } from "../core/index.js";
 import type { AbortedError, Clock, TimerHandle } from "../core/index.js";
 import { abortedError } from "./sleep.js";
 import { AttemptAbort } from "./attempt-abort.js";
+import { offSharedAbort, onSharedAbort } from "./shared-abort.js";
 
 /**
  * How one attempt settled.
@@ -62,7 +63,7 @@ export function runAbortableAttempt<T>(fn: (abort: AttemptAbort) => T | PromiseL
     // One object holds the attempt's state and is the caller-signal listener
     // (handleEvent): no named closures per attempt.
     const attempt = new Attempt<T>(resolve, signal);
-    signal?.addEventListener("abort", attempt, { once: true });
+    if (signal !== undefined) onSharedAbort(signal, attempt);
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
       attempt.timer = clock.setTimeout(() => attempt.timeout(timeoutMs), timeoutMs);
     }
@@ -97,7 +98,7 @@ class Attempt<T> {
     if (this.#settled) return;
     this.#settled = true;
     this.timer?.clear();
-    this.#signal?.removeEventListener("abort", this);
+    if (this.#signal !== undefined) offSharedAbort(this.#signal, this);
     this.#resolve(settlement);
   }
 

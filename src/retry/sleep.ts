@@ -1,5 +1,6 @@
 import { AbortedError } from "../core/index.js";
 import type { Clock } from "../core/index.js";
+import { offSharedAbort, onSharedAbort } from "./shared-abort.js";
 
 /**
  * Waits `ms` on the clock. Rejects at once with {@link AbortedError} (cause: the
@@ -17,10 +18,10 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal, where = "r
       reject(abortedError(where, signal as AbortSignal));
     };
     const timer = clock.setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      if (signal !== undefined) offSharedAbort(signal, onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal !== undefined) onSharedAbort(signal, onAbort);
   });
 }
 

@@ -88,6 +88,8 @@ export class ConverseSession {
   readonly #queue = new FrameQueue<ServerFrame>();
   readonly #pending = new Map<string, Pending>();
   #pumping = false;
+  /** `client_tool_result`s dropped on this stream (no pending call had their id). */
+  #strays = 0;
   #pump: Promise<void> | undefined;
   #abortWait: Promise<ReadResult> | undefined;
 
@@ -152,6 +154,12 @@ export class ConverseSession {
         }
         await this.#send({ message: { case: "runtimeHello", value: { capabilities } } });
         helloSent = true;
+      }
+      // A result with no call awaiting it (a late answer, a replay, a confused
+      // client) is not a turn: dropped, never delivered as an empty message.
+      if (message.clientToolResult !== undefined) {
+        this.#dropStray(message.clientToolResult.callId);
+        continue;
       }
       await this.#turn(message);
     }
@@ -351,7 +359,7 @@ export class ConverseSession {
         }
         const pending = this.#pending.get(result.callId);
         if (pending === undefined) {
-          this.#deps.logger.warn("runtime: dropped a client_tool_result whose call_id matches no pending tool call", { callId: result.callId });
+          this.#dropStray(result.callId);
           continue;
         }
         this.#pending.delete(result.callId);
@@ -360,6 +368,17 @@ export class ConverseSession {
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /**
+   * Drops a `client_tool_result` that matches no pending call. Logged at the
+   * 1st, 10th, 100th, … drop of the stream (with the count), so a client
+   * that floods unknown ids cannot flood the log.
+   */
+  #dropStray(callId: string): void {
+    const dropped = ++this.#strays;
+    if (dropped !== 10 ** Math.round(Math.log10(dropped))) return;
+    this.#deps.logger.warn("runtime: dropped a client_tool_result whose call_id matches no pending tool call", { callId: callId.slice(0, 128), dropped });
   }
 
   #rejectOne(callId: string, err: Error): void {

@@ -2,11 +2,14 @@ import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import { InvalidOptionError } from "../core/index.js";
+import { InvalidOptionError, systemClock } from "../core/index.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./constants.js";
 import type { RuntimeServiceOptions } from "./options.js";
 import { buildRuntimeService } from "./runtime-service.js";
 import type { RuntimeHandler } from "./types.js";
+
+/** How long close() waits for calls in flight before destroying their sessions. */
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
 
 /** connect's limit for readMaxBytes / writeMaxBytes. */
 const MAX_MESSAGE_BYTES_LIMIT = 0xffffffff;
@@ -22,6 +25,13 @@ export interface ServeRuntimeOptions extends RuntimeServiceOptions {
   host?: string | undefined;
   /** The largest message accepted and sent, both directions. Default 16 MiB (16777216), as the Go SDK. */
   maxMessageBytes?: number | undefined;
+  /**
+   * How long `close()` lets calls in flight finish on their own, in ms on the
+   * service's clock, before it destroys every HTTP/2 session and socket that
+   * is still open (a client that stopped reading, with its flow-control window
+   * at 0, or that never ends its request body). Default 5000.
+   */
+  closeGraceMs?: number | undefined;
 }
 
 /**
@@ -36,8 +46,10 @@ export interface RuntimeServer {
   /**
    * Stops the server: aborts every running call (turns see `turn.signal`
    * abort, watchers end), closes every HTTP/2 session and the listener, and
-   * resolves once they are closed. Idempotent: later calls return the same
-   * promise. No timer or socket is left behind.
+   * resolves once they are closed. A session still open after `closeGraceMs`
+   * (default 5 s on the service's clock) is destroyed with its socket, so
+   * `close()` always resolves, whatever a client does. Idempotent: later calls
+   * return the same promise. No timer or socket is left behind.
    */
   close(): Promise<void>;
 }
@@ -63,7 +75,7 @@ function hostForUrl(host: string): string {
 export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntimeOptions): Promise<RuntimeServer> {
   const where = "serveRuntime";
   if (options === null || typeof options !== "object") throw new InvalidOptionError(`${where}: options must be an object with a port; got ${String(options)}`);
-  const { port, host = "127.0.0.1", maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, ...serviceOptions } = options;
+  const { port, host = "127.0.0.1", maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, closeGraceMs = DEFAULT_CLOSE_GRACE_MS, ...serviceOptions } = options;
   if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new InvalidOptionError(`${where}: port must be an integer from 0 to 65535; got ${String(port)}`);
   }
@@ -71,6 +83,10 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   if (typeof maxMessageBytes !== "number" || !Number.isInteger(maxMessageBytes) || maxMessageBytes < 1 || maxMessageBytes > MAX_MESSAGE_BYTES_LIMIT) {
     throw new InvalidOptionError(`${where}: maxMessageBytes must be an integer from 1 to ${MAX_MESSAGE_BYTES_LIMIT}; got ${String(maxMessageBytes)}`);
   }
+  if (typeof closeGraceMs !== "number" || !(closeGraceMs >= 0)) {
+    throw new InvalidOptionError(`${where}: closeGraceMs must be a number >= 0; got ${String(closeGraceMs)}`);
+  }
+  const clock = serviceOptions.clock ?? systemClock;
   const routes = buildRuntimeService(where, handler, serviceOptions, []);
   const shutdown = new AbortController();
   // connect links every call's signal to this one: one listener per call in flight.
@@ -120,6 +136,8 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
+    // A session destroyed at the end of the grace period (or by a vanished client) is not an uncaught error.
+    session.on("error", () => {});
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -140,7 +158,16 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
         // Every running call sees its signal abort and ends its response.
         shuttingDown = true;
         shutdown.abort();
-        server.close(() => resolve());
+        const grace = clock.setTimeout(() => {
+          for (const session of sessions) {
+            session.destroy();
+            session.socket?.destroy();
+          }
+        }, closeGraceMs);
+        server.close(() => {
+          grace.clear();
+          resolve();
+        });
         for (const session of sessions) session.close();
         for (const [stream, entry] of open) if (entry.ended) release(stream);
       });

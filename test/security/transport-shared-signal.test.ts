@@ -1,0 +1,77 @@
+// Issue #19 item 21: many calls sharing one conversation signal add no
+// MaxListenersExceededWarning, and every listener is gone once they settle.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
+import { loadToolRegistry } from "../../src/manifest/index.js";
+import { createToolExecutor } from "../../src/executor/index.js";
+import { startHttpServer } from "../helpers/http-server.js";
+
+test("50 concurrent calls on one AbortController's signal: no MaxListenersExceededWarning, no listener left", async () => {
+  const server = await startHttpServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end('{"ok":true}');
+  });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    timeout: 30s
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/x", method: POST }
+    retryPolicy: { maxAttempts: 2, retryOnNetworkError: true }
+`);
+  const executor = createToolExecutor({ registry });
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+  process.on("warning", onWarning);
+  const conversation = new AbortController();
+  try {
+    const outcomes = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => executor.execute({ id: `c${i}`, name: "t", arguments: "{}" }, { signal: conversation.signal })),
+    );
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      Array.from({ length: 50 }, () => "success"),
+    );
+    assert.equal(server.requests.length, 50);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings, []);
+    assert.equal(getEventListeners(conversation.signal, "abort").length, 0);
+  } finally {
+    process.off("warning", onWarning);
+    await executor.close();
+    await server.close();
+  }
+});
+
+test("aborting the shared signal ends all 20 calls in flight, each once, and leaves no listener", async () => {
+  const held: (() => void)[] = [];
+  const server = await startHttpServer((_req, res) => void held.push(() => res.end("{}")));
+  const registry = loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/x", method: POST }
+`);
+  const executor = createToolExecutor({ registry });
+  const conversation = new AbortController();
+  try {
+    const calls = Array.from({ length: 20 }, (_, i) => executor.execute({ id: `c${i}`, name: "t", arguments: "{}" }, { signal: conversation.signal }));
+    while (server.requests.length < 20) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(getEventListeners(conversation.signal, "abort").length, 1);
+    conversation.abort(new Error("user left"));
+    const settled = await Promise.allSettled(calls);
+    // An abandoned call rejects with the executor's AbortedError.
+    assert.deepEqual(
+      settled.map((s) => (s.status === "rejected" ? `${(s.reason as { code?: string }).code}: ${(s.reason as Error).message}` : "fulfilled")),
+      Array.from({ length: 20 }, () => "ERR_OMNIA_ABORTED: attempt: the caller's signal aborted"),
+    );
+    assert.equal(getEventListeners(conversation.signal, "abort").length, 0);
+  } finally {
+    for (const release of held) release();
+    await executor.close();
+    await server.close();
+  }
+});
