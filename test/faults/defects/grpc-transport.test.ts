@@ -36,7 +36,7 @@ for (const how of ["reset", "close"] as const) {
     if (out.status !== "error") return;
     // Today: `rpc error: code = Canceled desc = http/2 stream closed with error code CANCEL (0x8)`, one attempt.
     assert.equal(out.error.code, "ERR_OMNIA_RETRIES_EXHAUSTED", out.message);
-    assert.ok(out.message.startsWith("3 attempts exhausted: rpc error: code = Unavailable desc = "), out.message);
+    assert.ok(out.message.startsWith("3 attempts exhausted: gRPC tool execution failed: rpc error: code = Unavailable desc = "), out.message);
     assert.deepEqual(r.breakers.get("t").snapshot(), closedSnapshot("t", 3, 3));
   });
 }

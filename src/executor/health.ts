@@ -1,0 +1,55 @@
+import { toError } from "../core/index.js";
+import type { HandlerConfig, HandlerType } from "../manifest/index.js";
+import { runAttempt } from "../retry/index.js";
+import { resolveAuthHeaders } from "./auth.js";
+import type { ExecutorRuntime } from "./runtime.js";
+
+/**
+ * The health of one handler, as {@link ToolExecutor.checkHealth} probed it.
+ * @public
+ */
+export interface HandlerHealth {
+  /** The handler's name. */
+  readonly handler: string;
+  /** The handler's type. */
+  readonly handlerType: HandlerType;
+  /** False when the probe failed: a 5xx, a transport error, a gRPC status other than SERVING, no MCP answer, a credential that could not be resolved, or the probe timeout. */
+  readonly healthy: boolean;
+  /**
+   * What the probe saw: `HTTP 200`, `SERVING`, `ping ok`; for a failure Omnia's
+   * texts, such as `health check: HTTP 503` or `health check failed: Head "http://…": dial tcp …: connect: connection refused`.
+   */
+  readonly detail: string;
+  /** How long the probe took, in the executor's clock's milliseconds. */
+  readonly latencyMs: number;
+}
+
+/**
+ * Probes one handler under the registry's `spec.probe.timeoutMs` (default 5 s),
+ * with its own credentials and the executor's dispatcher. Never a breaker
+ * event. Client handlers are not probed (their tools run in the client).
+ * @internal Does not follow semver.
+ */
+export async function probeHandler(rt: ExecutorRuntime, handler: HandlerConfig): Promise<HandlerHealth> {
+  const startedAt = rt.clock.now();
+  const done = (healthy: boolean, detail: string): HandlerHealth => ({ handler: handler.name, handlerType: handler.type, healthy, detail, latencyMs: rt.clock.now() - startedAt });
+  if (handler.type === "client") return done(true, "not probed: client tools run in the client");
+  const probe = rt.backends[handler.type].probe;
+  if (probe === undefined) return done(true, "not probed");
+  let auth: Record<string, string>;
+  try {
+    auth = handler.auth === undefined ? {} : await resolveAuthHeaders(handler, rt.credentials, rt.workloadCache);
+  } catch (e) {
+    return done(false, toError(e).message);
+  }
+  const timeoutMs = rt.registry.probe.timeoutMs;
+  const settled = await runAttempt((signal) => probe(handler, auth, signal), { clock: rt.clock, timeoutMs });
+  switch (settled.kind) {
+    case "success":
+      return done(true, settled.value);
+    case "timeout":
+      return done(false, `health check failed: ${settled.error.message}`);
+    default:
+      return done(false, settled.error.message);
+  }
+}
