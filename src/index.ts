@@ -227,6 +227,7 @@ export type {
   WorkloadTokenAcquirer,
   PlatformTool,
   PlatformToolContext,
+  HandlerHealth,
 } from "./executor/index.js";
 export { PolicyDeniedError, POLICY_UNREACHABLE_REASON } from "./policy/index.js";
 export type { DecisionRequest, Decision, PolicyDecide, PolicyOption } from "./policy/index.js";

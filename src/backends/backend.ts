@@ -96,6 +96,12 @@ export interface PreparedCall {
  */
 export interface Backend {
   prepare(call: BackendCall): PreparedCall;
+  /**
+   * The handler's health probe: resolves with what it saw (`HTTP 200`,
+   * `SERVING`, `ping ok`) or rejects with the reason it is unhealthy. `auth` is
+   * the handler's own auth header(s). Absent: the type is not probed.
+   */
+  probe?(handler: HandlerConfig, auth: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string>;
   /** Closes what the backend created (clients, sessions). */
   close?(): Promise<void>;
 }

@@ -107,6 +107,19 @@ export function createGrpcBackend(env: BackendEnv): Backend {
     return client;
   };
   return {
+    async probe(handler, auth, signal) {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(auth)) headers[name.toLowerCase()] = value;
+      let status: string;
+      try {
+        status = await clientOf(handler as GrpcHandlerConfig).checkHealth({ headers, signal });
+      } catch (e) {
+        if (signal.aborted) throw e;
+        throw new Error(`health check failed: ${(e as Error).message}`, { cause: e });
+      }
+      if (status !== "SERVING") throw new Error(`health check: ${status}`);
+      return status;
+    },
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as GrpcHandlerConfig;
       const client = clientOf(handler);

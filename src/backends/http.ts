@@ -139,6 +139,7 @@ export async function httpAttempt(
 export function createHttpBackend(env: BackendEnv): Backend {
   const dispatcher = (): HttpDispatcher => env.dispatcher();
   return {
+    probe: (handler, auth, signal) => probeHttp(env, (handler as HttpHandlerConfig).httpConfig.endpoint ?? handler.endpoint, auth, signal),
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as HttpHandlerConfig;
       const exchange = httpExchange(
@@ -162,4 +163,22 @@ export function createHttpBackend(env: BackendEnv): Backend {
       return { policy: setup.policy, attempt: (signal) => httpAttempt(exchange, deps, signal) };
     },
   };
+}
+
+/**
+ * Omnia's HTTP health probe: `HEAD` the endpoint; a 5xx is unhealthy
+ * (`health check: HTTP 503`), a transport error too (`health check failed:
+ * Head "…": …`); any other status is healthy.
+ * @internal Does not follow semver.
+ */
+export async function probeHttp(env: BackendEnv, url: string, auth: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string> {
+  let status: number;
+  try {
+    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth }, { signal, maxErrorBodyBytes: 0 })).status;
+  } catch (e) {
+    if (signal.aborted) throw e;
+    throw new Error(`health check failed: ${(e as Error).message}`, { cause: e });
+  }
+  if (status >= 500) throw new Error(`health check: HTTP ${status}`);
+  return `HTTP ${status}`;
 }

@@ -72,6 +72,11 @@ function mcpRetryPolicy(rp: McpRetryPolicy | undefined): RetryPolicyOptions {
  */
 export function createMcpBackend(env: BackendEnv): Backend {
   return {
+    async probe(handler, _auth, signal) {
+      // The MCP client sends the handler's credentials itself, on every request.
+      await env.mcpClient(handler as McpHandlerConfig).ping({ signal });
+      return "ping ok";
+    },
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as McpHandlerConfig;
       const client = env.mcpClient(handler);

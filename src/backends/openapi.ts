@@ -3,7 +3,7 @@ import { buildOpenApiRequest, sendOpenApiRequest } from "../openapi/index.js";
 import type { AttemptAbort } from "../retry/index.js";
 import { UnknownToolError } from "../core/index.js";
 import type { Backend, BackendCall, BackendEnv, PreparedCall } from "./backend.js";
-import { credentialHeaderNames, httpAttempt, type HttpExchange } from "./http.js";
+import { credentialHeaderNames, httpAttempt, probeHttp, type HttpExchange } from "./http.js";
 import { httpRetrySetup } from "./retry-setup.js";
 
 /**
@@ -14,6 +14,8 @@ import { httpRetrySetup } from "./retry-setup.js";
  */
 export function createOpenApiBackend(env: BackendEnv): Backend {
   return {
+    // Omnia probes an openapi handler like an http one: HEAD its endpoint (the spec URL).
+    probe: (handler, auth, signal) => probeHttp(env, handler.endpoint, auth, signal),
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as OpenApiHandlerConfig;
       const operation = call.operation;

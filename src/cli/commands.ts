@@ -2,6 +2,7 @@ import { callCommand } from "./call-command.js";
 import type { CliCommand } from "./cli-command.js";
 import { reconcileCommand } from "./reconcile-command.js";
 import { validateCommand } from "./validate-command.js";
+import { probeCommand } from "./probe-command.js";
 
 /**
  * The `omnia-tools` subcommands, in the order the usage lists them. A new
@@ -9,4 +10,4 @@ import { validateCommand } from "./validate-command.js";
  * one entry here.
  * @internal Does not follow semver.
  */
-export const COMMANDS: readonly CliCommand[] = Object.freeze([validateCommand, reconcileCommand, callCommand]);
+export const COMMANDS: readonly CliCommand[] = Object.freeze([validateCommand, reconcileCommand, callCommand, probeCommand]);

@@ -1,4 +1,4 @@
-import { ClosedError, noopLogger, systemClock } from "../core/index.js";
+import { ClosedError, InvalidOptionError, noopLogger, systemClock } from "../core/index.js";
 import { createCircuitBreakers } from "../breaker/index.js";
 import { interpretClientResult, PendingClientCalls, type ClientToolResult } from "../client-tools/index.js";
 import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
@@ -12,6 +12,7 @@ import { ClientToolError } from "../core/index.js";
 import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
 import { bindPlatformTools } from "./platform-tools.js";
 import { createReport } from "./report.js";
+import { probeHandler, type HandlerHealth } from "./health.js";
 import type { ExecutorRuntime } from "./runtime.js";
 import { runAttempts } from "./stages/attempts.js";
 import { handOffClientCall } from "./stages/client-handoff.js";
@@ -119,6 +120,16 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     on: (event, listener) => rt.report.on(event, listener),
     get tools() {
       return discovery.tools();
+    },
+    async checkHealth(handlerName) {
+      if (closed) throw new ClosedError("checkHealth: the executor is closed");
+      const handlers = handlerName === undefined ? registry.handlers : registry.handlers.filter((h) => h.name === handlerName);
+      if (handlerName !== undefined && handlers.length === 0) {
+        throw new InvalidOptionError(`checkHealth: no handler named ${JSON.stringify(handlerName)}; expected one of ${registry.handlers.map((h) => JSON.stringify(h.name)).join(", ")}`);
+      }
+      const out: HandlerHealth[] = [];
+      for (const handler of handlers) out.push(await probeHandler(rt, handler));
+      return out;
     },
     async refresh() {
       if (closed) throw new ClosedError("refresh: the executor is closed");

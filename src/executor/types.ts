@@ -10,6 +10,7 @@ import type { PlatformTool } from "../backends/index.js";
 import type { TelemetryOptions } from "../telemetry/index.js";
 import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
 import type { SecretResolver, WorkloadTokenAcquirer } from "./auth.js";
+import type { HandlerHealth } from "./health.js";
 
 /**
  * Mints the delegation JWT sent as `x-omnia-delegation` for a handler with
@@ -133,6 +134,21 @@ export interface ToolExecutor {
    *   `DuplicateToolError` when a discovered name collides); the previous set stays
    */
   refresh(): Promise<void>;
+  /**
+   * Probes the health of every handler (or of the one named), as Omnia's
+   * `CheckHealth` does, and what a registry's `spec.probe` configures: http and
+   * openapi handlers get a `HEAD` of their endpoint (a 5xx or a transport error
+   * is unhealthy, any other status healthy), grpc handlers
+   * `grpc.health.v1.Health/Check` (healthy only when `SERVING`), mcp handlers a
+   * connect and `ping`; client handlers are reported healthy, not probed. Each
+   * probe uses the handler's credentials and the executor's dispatcher, runs
+   * under `spec.probe.timeoutMs` (default 5 s) on the clock and counts nothing
+   * against a breaker. Probes run one after another, in manifest order. The
+   * library starts no timer for `spec.probe.intervalMs`: call this on the
+   * schedule you choose.
+   * @throws ClosedError after `close()`; InvalidOptionError for a handler name the registry does not have
+   */
+  checkHealth(handlerName?: string): Promise<readonly HandlerHealth[]>;
   /**
    * Subscribes to progress events; the returned handle unsubscribes. A listener
    * that throws is logged and does not affect the call.

@@ -1,0 +1,76 @@
+import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
+import { createToolExecutor, type HandlerHealth } from "../executor/index.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
+import { formatTable } from "./format-table.js";
+import { parseCommandArgs, usageError } from "./parse-command-args.js";
+import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+
+/**
+ * `omnia-tools probe --registry <file> [--handler <name>] [--json]`: runs the
+ * executor's health probe for every handler and prints a table; exit 1 when
+ * any is unhealthy.
+ * @internal Does not follow semver.
+ */
+export const probeCommand: CliCommand = {
+  name: "probe",
+  usage: "probe --registry <registry.yaml> [--handler <name>] [--json]",
+  summary: "Probe the health of every handler of a ToolRegistry",
+  help: [
+    "Usage: omnia-tools probe --registry <registry.yaml> [--handler <name>] [--json]",
+    "",
+    "Probes each handler as Omnia's CheckHealth does: a HEAD of an http or openapi handler's endpoint",
+    "(a 5xx or a transport error is unhealthy), grpc.health.v1 Check for grpc (healthy when SERVING),",
+    "connect and ping for mcp. Each probe uses the handler's credentials and the registry's",
+    "spec.probe timeout (default 5s). Client handlers are not probed.",
+    "",
+    "Options:",
+    "  --registry <file>  the ToolRegistry manifest (required)",
+    "  --handler <name>   probe only this handler",
+    "  --json             print the results as JSON on stdout",
+    "  -h, --help         show this help",
+    "",
+    "Exit codes: 0 every handler healthy, 1 one or more unhealthy, 2 invalid manifest or usage error.",
+    "",
+  ].join("\n"),
+  async run(args, io) {
+    const parsed = parseCommandArgs(this, args, { registry: { type: "string" }, handler: { type: "string" }, json: { type: "boolean" } }, io);
+    if (typeof parsed === "number") return parsed;
+    const file = parsed.values.registry;
+    if (typeof file !== "string") {
+      usageError(this, io, "--registry is required");
+      return EXIT_USAGE;
+    }
+    if (parsed.positionals.length > 0) {
+      usageError(this, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+      return EXIT_USAGE;
+    }
+    const text = await readInput(io, this.name, file);
+    if (text === undefined) return EXIT_USAGE;
+    let registry: ToolRegistry;
+    try {
+      registry = loadToolRegistry(text);
+    } catch (error) {
+      return reportLoadError(io, file, "ToolRegistry", error);
+    }
+    for (const warning of registry.warnings) io.stderr(formatIssue(file, warning, "warning: "));
+    const only = parsed.values.handler;
+    if (typeof only === "string" && registry.getHandler(only) === undefined) {
+      usageError(this, io, `no handler named ${JSON.stringify(only)} in ${file}`);
+      return EXIT_USAGE;
+    }
+    const executor = createToolExecutor({ registry });
+    let results: readonly HandlerHealth[];
+    try {
+      results = await executor.checkHealth(typeof only === "string" ? only : undefined);
+    } finally {
+      await executor.close();
+    }
+    if (parsed.values.json === true) {
+      io.stdout(`${JSON.stringify({ file, healthy: results.every((r) => r.healthy), handlers: results }, null, 2)}\n`);
+    } else {
+      const rows = results.map((r) => [r.handler, r.handlerType, r.healthy ? "healthy" : "UNHEALTHY", `${Math.round(r.latencyMs)}ms`, r.detail]);
+      io.stdout(formatTable(["HANDLER", "TYPE", "HEALTH", "LATENCY", "DETAIL"], rows));
+    }
+    return results.every((r) => r.healthy) ? EXIT_OK : EXIT_FAILURE;
+  },
+};
