@@ -207,6 +207,7 @@ export {
   AuthError,
   ClientToolError,
   BackendError,
+  DuplicateCallIdError,
   SandboxUnreachableError,
   SANDBOX_DIAL_TIMEOUT_MS,
 } from "./executor/index.js";

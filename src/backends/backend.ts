@@ -70,6 +70,8 @@ export interface BackendEnv {
   readonly agent: AgentInfo | undefined;
   /** The HTTP dispatcher (the host's, or the executor's own, created on first use). */
   dispatcher(): HttpDispatcher;
+  /** Aborts when the executor closes (every call in flight then ends). */
+  readonly closing: AbortSignal;
   /** The MCP client of a handler (created on first use, shared with discovery). */
   mcpClient(handler: Extract<HandlerConfig, { type: "mcp" }>): McpToolClient;
 }

@@ -41,12 +41,14 @@ export async function grpcAttempt(
     readonly clock: Clock;
     readonly retryable: readonly string[];
     readonly logger: Logger;
+    readonly closing?: AbortSignal;
   },
   signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit();
   const timeoutMs = call.handler.timeoutMs;
-  const linked = signal !== undefined || (timeoutMs > 0 && deps.clock !== systemClock);
+  // The executor's own close signal needs no link: close() ends gRPC calls through the client's session.
+  const linked = (signal !== undefined && signal !== deps.closing) || (timeoutMs > 0 && deps.clock !== systemClock);
   const options: ToolServiceCallOptions = timeoutMs > 0 ? { headers: call.metadata, timeoutMs } : { headers: call.metadata };
   const settled = await runAbortableAttempt(
     (abort) => call.client.execute(call.handler.tool.name, call.argumentsJson, linked ? { ...options, signal: abort.signal } : options),
@@ -152,7 +154,7 @@ export function createGrpcBackend(env: BackendEnv): Backend {
         ),
       };
       const setup = grpcRetrySetup(handler);
-      const deps = { breaker: call.breaker!, clock: env.clock, retryable: setup.retryable, logger: env.logger };
+      const deps = { breaker: call.breaker!, clock: env.clock, retryable: setup.retryable, logger: env.logger, closing: env.closing };
       return { policy: setup.policy, attempt: (signal) => grpcAttempt(prepared, deps, signal) };
     },
     async close() {

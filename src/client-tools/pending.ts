@@ -64,6 +64,11 @@ export class PendingClientCalls<T> {
     return entry.value;
   }
 
+  /** Whether a call with this id is pending. */
+  has(callId: string): boolean {
+    return this.#entries.has(callId);
+  }
+
   get size(): number {
     return this.#entries.size;
   }

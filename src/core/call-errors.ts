@@ -42,3 +42,13 @@ export class ClientToolError extends OmniaToolsError {
 export class BackendError extends OmniaToolsError {
   static override readonly code: string = "ERR_OMNIA_BACKEND";
 }
+
+/**
+ * A client tool call reused the id of a client call still pending: the second
+ * call is refused (`tool call id "<id>" is already pending a client result`),
+ * recorded once as its own call; the pending one is unaffected.
+ * @public
+ */
+export class DuplicateCallIdError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_DUPLICATE_CALL_ID";
+}

@@ -5,6 +5,13 @@
 export interface TimerHandle {
   /** Cancels the timer. Idempotent. */
   clear(): void;
+  /**
+   * Optional: keeps the process alive until the timer fires or is cleared
+   * (a timer is otherwise unref'd). The package calls it for a retry's backoff
+   * sleep, the one wait of a call in flight that no socket holds. A clock that
+   * has no such notion leaves it out.
+   */
+  ref?(): void;
 }
 
 /**
@@ -36,6 +43,8 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface HostTimers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(timer: unknown): void;
+  /** Makes a timer hold the event loop. */
+  ref?(timer: unknown): void;
 }
 
 const NODE_TIMERS: HostTimers = {
@@ -45,6 +54,7 @@ const NODE_TIMERS: HostTimers = {
     return timer;
   },
   clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+  ref: (timer) => void (timer as NodeJS.Timeout).ref(),
 };
 
 /**
@@ -61,6 +71,7 @@ export function createSystemClock(timers: HostTimers = NODE_TIMERS, now: () => n
     setTimeout(fn: () => void, ms: number): TimerHandle {
       let remaining = ms > 0 ? ms : 0;
       let cleared = false;
+      let held = false;
       let timer: unknown;
       const arm = (): void => {
         if (remaining === Infinity) return;
@@ -71,12 +82,17 @@ export function createSystemClock(timers: HostTimers = NODE_TIMERS, now: () => n
           if (remaining > 0) arm();
           else fn();
         }, step);
+        if (held) timers.ref?.(timer);
       };
       arm();
       return {
         clear: () => {
           cleared = true;
           if (timer !== undefined) timers.clearTimeout(timer);
+        },
+        ref: () => {
+          held = true;
+          if (timer !== undefined && !cleared) timers.ref?.(timer);
         },
       };
     },

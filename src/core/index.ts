@@ -11,7 +11,7 @@ export {
   toError,
 } from "./errors.js";
 export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
-export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError } from "./call-errors.js";
+export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";
 export { rejectUnknownOptions } from "./known-options.js";
 export { systemClock } from "./clock.js";
 export type { Clock, TimerHandle } from "./clock.js";

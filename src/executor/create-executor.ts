@@ -64,6 +64,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   if (telemetry.enabled && options.breakers === undefined) {
     for (const transition of ["break", "half-open", "reset"] as const) breakers.on(transition, (e) => telemetry.onBreakerTransition(e.name, transition));
   }
+  const closing = new AbortController();
   const rt: ExecutorRuntime = {
     registry,
     agent: options.agent,
@@ -78,8 +79,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     telemetry,
     report: createReport({ recorder: options.recorder, logger, clock, telemetry, registryName: registry.name, registryNamespace: registry.namespace }),
     discovery,
-    backends: createBackendTable({ clock, logger, agent: options.agent, dispatcher, mcpClient: (handler) => discovery.mcpClient(handler) }),
+    backends: createBackendTable({ clock, logger, agent: options.agent, dispatcher, mcpClient: (handler) => discovery.mcpClient(handler), closing: closing.signal }),
     pending: new PendingClientCalls<CallState>(clock, options.clientCallTimeoutMs),
+    closing: closing.signal,
   };
   logToolsInitialized(logger, discovery.tools());
   let closed = false;
@@ -138,7 +140,10 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     async close() {
       if (closed) return;
       closed = true;
-      rt.pending.clear();
+      // Every call in flight (attempts, backoff sleeps, a host dispatcher's requests) ends now with ERR_OMNIA_CLOSED.
+      closing.abort(new ClosedError("execute: the executor closed while the call was in flight"));
+      // Client calls still waiting for the client: each recorded once, as abandoned.
+      for (const state of rt.pending.clear()) rt.report.fail(state, new ClosedError("client tool call abandoned: the executor closed before the client answered"));
       await Promise.all([discovery.close(), ...Object.values(rt.backends).map((b) => b.close?.())]);
       // destroy(), not close(): undici's close() would wait for calls still in flight (forever with
       // timeout 0); those calls end as abandoned attempts instead, never as breaker failures.

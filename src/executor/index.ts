@@ -2,7 +2,7 @@ export { createToolExecutor } from "./create-executor.js";
 export type { ToolExecutor, ToolExecutorOptions, ToolExecutorEvents, DelegationSource } from "./types.js";
 export type { HandlerHealth } from "./health.js";
 export { SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS } from "./sandbox.js";
-export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError } from "../core/index.js";
+export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "../core/index.js";
 export type {
   ToolCall,
   CallContext,

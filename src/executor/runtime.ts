@@ -33,4 +33,6 @@ export interface ExecutorRuntime {
   readonly discovery: Discovery;
   readonly backends: BackendTable;
   readonly pending: PendingClientCalls<CallState>;
+  /** Aborts (reason: a ClosedError) when `close()` starts: every call in flight ends at once. */
+  readonly closing: AbortSignal;
 }

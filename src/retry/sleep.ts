@@ -21,6 +21,8 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal, where = "r
       if (signal !== undefined) offSharedAbort(signal, onAbort);
       resolve();
     }, ms);
+    // A call sleeping before its next attempt is still in flight: it holds the process (no socket does now).
+    timer.ref?.();
     if (signal !== undefined) onSharedAbort(signal, onAbort);
   });
 }

@@ -1,4 +1,5 @@
-import { runWithRetry, type AttemptContext, type AttemptOutcome, type RetryResult } from "../../retry/index.js";
+import { offSharedAbort, onSharedAbort, runWithRetry, type AttemptContext, type AttemptOutcome, type RetryResult } from "../../retry/index.js";
+import { ClosedError } from "../../core/index.js";
 import type { BackendCall, BackendSuccess, PreparedCall } from "../../backends/index.js";
 import { logDispatchEnter } from "../../telemetry/index.js";
 import type { CallState } from "../call-state.js";
@@ -45,20 +46,29 @@ export async function runAttempts(rt: ExecutorRuntime, state: CallState): Promis
   }
 
   logDispatchEnter(rt.logger, state.toolName, handler.type);
+  // The attempts and backoff sleeps end at the caller's abort or at close(), whichever comes first.
+  const link = ctx.signal === undefined ? undefined : linkSignals(ctx.signal, rt.closing);
+  const signal = link?.signal ?? rt.closing;
   let result: RetryResult<BackendSuccess>;
   try {
     const attempt = counted(state, prepared);
     const span = state.span;
     result = await (span === undefined
-      ? runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal: ctx.signal })
+      ? runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal })
       : // The attempts run with the tool span active, so a host's HTTP or gRPC instrumentation nests under it.
         span.run(() =>
-          runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal: ctx.signal, onRetry: (event) => span.retry(event) }),
+          runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal, onRetry: (event) => span.retry(event) }),
         ));
   } catch (e) {
+    // close() ended the call: an outcome (ERR_OMNIA_CLOSED), recorded once; only the caller's own abort throws.
+    if (rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
     rt.report.fail(state, asOmniaError(e));
     throw e;
+  } finally {
+    link?.dispose();
   }
+  // An attempt that saw its client or agent close under it: the same ERR_OMNIA_CLOSED outcome.
+  if (result.status !== "success" && rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
   if (result.status === "success") {
     if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
     return rt.report.finish(state, { status: "success", ...result.value });
@@ -72,5 +82,28 @@ function counted(state: CallState, prepared: PreparedCall): (a: AttemptContext) 
     const out = await prepared.attempt(a.signal);
     state.attempts++;
     return out;
+  };
+}
+
+function closedWhileInFlight(rt: ExecutorRuntime): ClosedError {
+  const reason: unknown = rt.closing.reason;
+  return reason instanceof ClosedError ? reason : new ClosedError("execute: the executor closed while the call was in flight");
+}
+
+/** A signal that aborts with the first of `a` and `b`; `dispose()` removes its listeners (call it when the call settles). */
+function linkSignals(a: AbortSignal, b: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (a.aborted) controller.abort(a.reason);
+  else if (b.aborted) controller.abort(b.reason);
+  const onA = (): void => controller.abort(a.reason);
+  const onB = (): void => controller.abort(b.reason);
+  onSharedAbort(a, onA);
+  onSharedAbort(b, onB);
+  return {
+    signal: controller.signal,
+    dispose() {
+      offSharedAbort(a, onA);
+      offSharedAbort(b, onB);
+    },
   };
 }

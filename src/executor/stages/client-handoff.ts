@@ -1,4 +1,5 @@
 import { NO_CLIENT_REASON, type ClientToolRequest } from "../../client-tools/index.js";
+import { DuplicateCallIdError } from "../../core/index.js";
 import type { CallState } from "../call-state.js";
 import type { ToolOutcome } from "../outcome.js";
 import type { ExecutorRuntime } from "../runtime.js";
@@ -17,6 +18,8 @@ export function handOffClientCall(rt: ExecutorRuntime, state: CallState): ToolOu
     return rt.report.finish(state, { status: "denied", message: `Tool rejected: ${NO_CLIENT_REASON}`, reason: NO_CLIENT_REASON }, NO_CLIENT_REASON);
   }
   const { call } = state;
+  // One record per call: a reused id is refused, never allowed to replace (and so lose) the pending call.
+  if (rt.pending.has(call.id)) return rt.report.fail(state, new DuplicateCallIdError(`tool call id ${JSON.stringify(call.id)} is already pending a client result`));
   const request: ClientToolRequest = {
     callId: call.id,
     name: call.name,
