@@ -28,7 +28,11 @@ export interface Discovery {
   resolve(name: string): Promise<ResolvedTool | undefined>;
   /** The static or platform tool named `name` (the same as `resolve` gives for it), or undefined for any other name. */
   resolveStatic(name: string): ResolvedTool | undefined;
-  /** Re-runs discovery for every mcp/openapi handler; swaps the set only when all succeed. */
+  /**
+   * Re-runs discovery for every mcp/openapi handler, each on its own; rejects
+   * with the first failed handler's error (or a DuplicateToolError) after
+   * installing what the others listed.
+   */
   refresh(): Promise<void>;
   /** Static tools, then discovered ones, then platform tools. */
   tools(): readonly ToolDescriptor[];
@@ -52,7 +56,7 @@ export function createDiscovery(deps: {
   const platformTools = [...platform.values()].map((t) => t.descriptor);
   const mcpClients = new Map<string, McpToolClient>();
   let discovered: Map<string, ResolvedTool> | undefined;
-  let running: Promise<void> | undefined;
+  let running: Promise<Error | undefined> | undefined;
   /** Static tools resolved so far (the registry is frozen, so each resolves once). */
   const statics = new Map<string, ResolvedTool>();
 
@@ -71,51 +75,79 @@ export function createDiscovery(deps: {
     return client;
   };
 
-  async function discover(): Promise<void> {
+  /** Each discovered handler's tools from its last successful listing (a handler that failed keeps its previous ones). */
+  const listed = new Map<string, readonly ResolvedTool[]>();
+  /** Handlers whose last discovery failed, with the error, in manifest order. */
+  let failures = new Map<string, Error>();
+
+  async function listHandler(handler: McpHandlerConfig | OpenApiHandlerConfig): Promise<readonly ResolvedTool[]> {
+    if (handler.type === "mcp") {
+      return (await mcpClient(handler).listTools()).map((t) => ({ handler, descriptor: descriptorOf(handler, t.name, t.description, t.inputSchema, t.outputSchema) }));
+    }
+    const operations = await loadOpenApiOperations(handler, { dispatcher: deps.dispatcher(), headers: await deps.authHeaders(handler), clock: deps.clock, logger: deps.logger });
+    return operations.map((op) => ({ handler, operation: op, descriptor: descriptorOf(handler, op.name, op.description, op.inputSchema, undefined) }));
+  }
+
+  /**
+   * Lists every discovered handler, each on its own: one that fails keeps its
+   * previous tools and is remembered as failed; the others' tools are served.
+   * A name that a static, platform or earlier handler's tool already has is
+   * not served by the later handler (the first keeps it). Resolves with what
+   * went wrong, for `refresh()` to report; never rejects.
+   */
+  async function discover(): Promise<Error | undefined> {
+    const nextFailures = new Map<string, Error>();
+    await Promise.all(
+      registry.discoveredHandlers.map(async (handler) => {
+        try {
+          listed.set(handler.name, await listHandler(handler));
+        } catch (e) {
+          nextFailures.set(handler.name, e instanceof Error ? e : new Error(String(e)));
+        }
+      }),
+    );
     const next = new Map<string, ResolvedTool>();
     const owner = new Map<string, string>([...registry.tools, ...platformTools].map((t) => [t.name, t.handlerName]));
     const issues: ManifestIssue[] = [];
     const duplicates: DuplicateTool[] = [];
-    const add = (tool: ResolvedTool, index: number): void => {
-      const first = owner.get(tool.descriptor.name);
-      if (first !== undefined) {
-        issues.push({
-          path: `handlers[${index}]`,
-          message: `duplicate tool name ${JSON.stringify(tool.descriptor.name)}: served by handler ${JSON.stringify(first)} and handler ${JSON.stringify(tool.handler.name)}`,
-          code: DuplicateToolError.code,
-        });
-        duplicates.push({ toolName: tool.descriptor.name, handlers: [first, tool.handler.name] });
-        return;
-      }
-      owner.set(tool.descriptor.name, tool.handler.name);
-      next.set(tool.descriptor.name, tool);
-    };
     for (const handler of registry.discoveredHandlers) {
       const index = registry.handlers.indexOf(handler);
-      if (handler.type === "mcp") {
-        for (const t of await mcpClient(handler).listTools()) {
-          add({ handler, descriptor: descriptorOf(handler, t.name, t.description, t.inputSchema, t.outputSchema) }, index);
+      for (const tool of listed.get(handler.name) ?? []) {
+        const first = owner.get(tool.descriptor.name);
+        if (first !== undefined) {
+          issues.push({
+            path: `handlers[${index}]`,
+            message: `duplicate tool name ${JSON.stringify(tool.descriptor.name)}: served by handler ${JSON.stringify(first)} and handler ${JSON.stringify(tool.handler.name)}`,
+            code: DuplicateToolError.code,
+          });
+          duplicates.push({ toolName: tool.descriptor.name, handlers: [first, tool.handler.name] });
+          continue;
         }
-      } else {
-        const operations = await loadOpenApiOperations(handler as OpenApiHandlerConfig, {
-          dispatcher: deps.dispatcher(),
-          headers: await deps.authHeaders(handler),
-          clock: deps.clock,
-          logger: deps.logger,
-        });
-        for (const op of operations) add({ handler, operation: op, descriptor: descriptorOf(handler, op.name, op.description, op.inputSchema, undefined) }, index);
+        owner.set(tool.descriptor.name, tool.handler.name);
+        next.set(tool.descriptor.name, tool);
       }
     }
-    if (issues.length > 0) throw new DuplicateToolError(issues, duplicates);
     discovered = next;
+    failures = nextFailures;
+    const ordered = registry.discoveredHandlers.filter((h) => nextFailures.has(h.name));
+    for (const handler of ordered) deps.logger.warn("tool discovery failed; that handler's tools are not served until it succeeds", { handler: handler.name, error: nextFailures.get(handler.name)?.message });
+    const duplicateError = issues.length > 0 ? new DuplicateToolError(issues, duplicates) : undefined;
+    if (duplicateError !== undefined) deps.logger.error("discovered tool names collide; the first handler keeps each name", { error: duplicateError.message });
     deps.logger.info("discovered tools", { count: next.size });
+    const firstFailure = ordered[0] === undefined ? undefined : nextFailures.get(ordered[0].name);
+    return firstFailure ?? duplicateError;
   }
 
-  const refresh = (): Promise<void> => {
+  const rediscover = (): Promise<Error | undefined> => {
     running ??= discover().finally(() => {
       running = undefined;
     });
     return running;
+  };
+
+  const refresh = async (): Promise<void> => {
+    const problem = await rediscover();
+    if (problem !== undefined) throw problem;
   };
 
   const resolveStatic = (name: string): ResolvedTool | undefined => {
@@ -136,8 +168,20 @@ export function createDiscovery(deps: {
       const known = resolveStatic(name);
       if (known !== undefined || registry.getTool(name) !== undefined) return known;
       if (registry.discoveredHandlers.length === 0) return undefined;
-      if (discovered === undefined) await refresh();
-      return discovered?.get(name);
+      // First use, or a handler failed last time: discover (again) before deciding the name is unknown.
+      if (discovered === undefined || failures.size > 0) {
+        const found = discovered?.get(name);
+        if (found !== undefined) return found;
+        await rediscover();
+      }
+      const found = discovered?.get(name);
+      if (found !== undefined) return found;
+      // The name may be one of a failed handler's tools: this call fails with that handler's error.
+      for (const handler of registry.discoveredHandlers) {
+        const failure = failures.get(handler.name);
+        if (failure !== undefined) throw failure;
+      }
+      return undefined;
     },
     refresh,
     tools() {

@@ -127,11 +127,17 @@ export interface ToolExecutor {
   readonly tools: readonly ToolDescriptor[];
   /**
    * Runs discovery again for every mcp and openapi handler (MCP `tools/list`,
-   * the OpenAPI spec fetch) and swaps the discovered tool set once every
-   * handler succeeded. Discovery otherwise runs lazily on the first call of an
-   * unknown tool.
-   * @throws the discovery error (an `McpTransportError`, `OpenApiSpecError` or a
-   *   `DuplicateToolError` when a discovered name collides); the previous set stays
+   * the OpenAPI spec fetch), each on its own: a handler that fails keeps the
+   * tools it listed before (none the first time) and does not affect the
+   * others, whose new tools are served at once. A discovered name that a
+   * static, platform or earlier handler's tool has stays with the first, and
+   * only that name is not served by the later handler. Discovery otherwise runs
+   * lazily on the first call of an unknown tool, and again on such a call while
+   * a handler's last discovery failed; a call of a name no handler listed then
+   * fails with the failed handler's error.
+   * @throws the first failed handler's error (an `McpTransportError`,
+   *   `OpenApiSpecError`, ...) or a `DuplicateToolError` naming the colliding
+   *   names, after the rest is installed
    */
   refresh(): Promise<void>;
   /**

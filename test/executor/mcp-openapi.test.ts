@@ -7,6 +7,7 @@ import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { MemoryRecorder } from "../../src/testing/index.js";
 import { startMcpHttpServer } from "../helpers/mcp-server.js";
 import { startOpenApiServer } from "../helpers/openapi-server.js";
+import { closedPortUrl } from "../helpers/policy-broker.js";
 
 test("mcp: tools are discovered on first use, called through the pipeline, and listed by executor.tools", async () => {
   const mcp = await startMcpHttpServer({ transport: "streamable-http" });
@@ -98,5 +99,55 @@ handlers:
   } finally {
     await ex.close();
     await mcp.close();
+  }
+});
+
+test("discovery failures stay with their handler: an unreachable MCP server or a colliding name does not fail another handler's tools", async () => {
+  const good = await startMcpHttpServer({ transport: "streamable-http" });
+  const other = await startMcpHttpServer({ transport: "streamable-http" });
+  const refused = await closedPortUrl();
+  const registry = loadToolRegistry(`
+handlers:
+  - name: static-echo
+    type: http
+    tool: { name: echo, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${refused}/echo" }
+  - name: gone
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${refused}/mcp" }
+  - name: kb
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${good.url}", toolFilter: { allowlist: [echo, structured] } }
+  - name: kb2
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${other.url}", toolFilter: { allowlist: [structured, multi] } }
+`);
+  const ex = createToolExecutor({ registry });
+  try {
+    // kb's "structured" is served though "gone" is unreachable and kb's "echo" collides with the static tool.
+    const out = await ex.execute({ id: "s", name: "structured", arguments: "{}" });
+    assert.equal(out.status, "success", JSON.stringify(out));
+    assert.equal(out.handlerType, "mcp");
+    const multi = await ex.execute({ id: "m", name: "multi", arguments: "{}" });
+    assert.equal(multi.status, "success", JSON.stringify(multi));
+    assert.deepEqual(
+      ex.tools.map((t) => [t.name, t.handlerName]),
+      [
+        ["echo", "static-echo"],
+        ["structured", "kb"],
+        ["multi", "kb2"],
+      ],
+    );
+    // A name nobody listed fails with the unreachable handler's error (it may be one of its tools).
+    const unknown = await ex.execute({ id: "u", name: "search_docs", arguments: "{}" });
+    assert.equal(unknown.status, "error");
+    assert.match(unknown.status === "error" ? unknown.message : "", /^handler "gone": failed to connect MCP: /);
+    // refresh() tells the host about the first failure, after installing the rest.
+    await assert.rejects(ex.refresh(), (e: unknown) => (e as Error).message.startsWith('handler "gone": failed to connect MCP: '));
+    assert.equal(ex.tools.length, 3);
+  } finally {
+    await ex.close();
+    await good.close();
+    await other.close();
   }
 });
