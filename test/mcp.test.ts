@@ -497,7 +497,7 @@ test("stdio: discovery, results, env and workDir, stderr to the logger, headers 
   const client = createMcpToolClient({ name: "local", mcpConfig: { ...STDIO, env: { OMNIA_TEST_VAR: "from-env" }, workDir: process.cwd() } }, { logger });
   try {
     const tools = await client.listTools();
-    assert.equal(tools.length, 15);
+    assert.equal(tools.length, 16);
     assert.deepEqual(tools.at(-1), { name: "exit", description: "Exits the server process without answering", inputSchema: { type: "object", properties: {} } });
     for (const [name, args, result, resultJson] of MAPPINGS) {
       assert.deepEqual(success(await client.callTool(name, args as never)), { status: "success", result, resultJson }, name);
@@ -576,5 +576,29 @@ test("stdio: a command that cannot start fails discovery with `failed to connect
     });
   } finally {
     await client.close();
+  }
+});
+
+test("a result over the 10 MiB cap is a typed error naming the cap; the session (HTTP) and the child (stdio) keep working", async () => {
+  const big: TestTool = {
+    name: "big",
+    call: (args) => ({ content: [{ type: "text", text: "x".repeat(Number(args["bytes"])) }] }),
+  };
+  const server = await startMcpHttpServer({ transport: "streamable-http", tools: [big] });
+  const http = createMcpToolClient({ name: "docs", mcpConfig: { transport: "streamable-http", endpoint: server.url } });
+  const stdio = createMcpToolClient({ name: "local", mcpConfig: STDIO });
+  try {
+    for (const client of [http, stdio]) {
+      const out = await client.callTool("big", { bytes: 11 * 1024 * 1024 });
+      assert.equal(out.status, "error");
+      assert.equal(out.status === "error" && out.message, `MCP tool result of ${11 * 1024 * 1024 + 2} bytes exceeds the 10485760-byte cap`);
+      assert.equal(out.status === "error" && out.error.code, "ERR_OMNIA_MCP_RESULT_TOO_LARGE");
+      assert.deepEqual(success(await client.callTool("big", { bytes: 3 })), { status: "success", result: "xxx", resultJson: '"xxx"' });
+    }
+    assert.equal(server.requests.filter((r) => r.rpcMethod === "initialize").length, 1, "the HTTP session was kept");
+  } finally {
+    await http.close();
+    await stdio.close();
+    await server.close();
   }
 });

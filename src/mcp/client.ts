@@ -16,7 +16,7 @@ import {
   type Logger,
   type TimerHandle,
 } from "../core/index.js";
-import { McpAuthError, McpTransportError } from "./errors.js";
+import { McpAuthError, McpResultTooLargeError, McpTransportError } from "./errors.js";
 import { interpretMcpResult, type McpCallResult } from "./result.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { mcpToolAllowed } from "./tool-filter.js";
@@ -331,7 +331,7 @@ class McpToolClientImpl implements McpToolClient {
       const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) =>
         session.client.request({ method: "tools/call", params }, session.sdk.CallToolResultSchema, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS }),
       );
-      return interpretMcpResult(name, raw);
+      return capResult(name, interpretMcpResult(name, raw));
     } finally {
       scope.dispose();
     }
@@ -548,3 +548,26 @@ class McpToolClientImpl implements McpToolClient {
 
 }
 
+
+/**
+ * The most an MCP tool result may be, in bytes of its JSON text: 10 MiB, as an
+ * HTTP tool's response read cap.
+ * @public
+ */
+export const MAX_MCP_RESULT_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The most one MCP message may be on the wire (a JSON-RPC line over stdio, a
+ * response body over HTTP): room for a result at the cap with its envelope
+ * and escaping. A larger one ends the session (it is never buffered whole).
+ * @internal Does not follow semver.
+ */
+export const MAX_MCP_MESSAGE_BYTES = 2 * MAX_MCP_RESULT_BYTES;
+
+function capResult(toolName: string, result: McpCallResult): McpCallResult {
+  if (result.status !== "success" || result.resultJson.length <= MAX_MCP_RESULT_BYTES / 3) return result;
+  const bytes = Buffer.byteLength(result.resultJson, "utf8");
+  if (bytes <= MAX_MCP_RESULT_BYTES) return result;
+  const error = new McpResultTooLargeError(toolName, `MCP tool result of ${bytes} bytes exceeds the ${MAX_MCP_RESULT_BYTES}-byte cap`);
+  return { status: "error", message: error.message, error };
+}

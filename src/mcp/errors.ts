@@ -99,3 +99,14 @@ export class McpAuthError extends OmniaToolsError {
     this.handlerName = handlerName;
   }
 }
+
+/**
+ * An MCP tool's result is larger than the cap (10 MiB, as an HTTP tool's
+ * response): `MCP tool result of <n> bytes exceeds the 10485760-byte cap`. The
+ * server answered, so it is not a breaker failure, and it is not retried; the
+ * session stays usable.
+ * @public
+ */
+export class McpResultTooLargeError extends McpToolError {
+  static override readonly code: string = "ERR_OMNIA_MCP_RESULT_TOO_LARGE";
+}

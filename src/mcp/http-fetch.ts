@@ -4,7 +4,7 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
 import type { Delivery, Exchange } from "./session.js";
-import type { McpHeaderProvider } from "./client.js";
+import { MAX_MCP_MESSAGE_BYTES, type McpHeaderProvider } from "./client.js";
 
 /** MCP's own headers: a credential or an injected header never replaces them. */
 const PROTECTED_HEADERS: ReadonlySet<string> = new Set(["mcp-session-id", "mcp-protocol-version"]);
@@ -78,7 +78,9 @@ export class McpHttp {
     const dispatcher = this.hostDispatcher ?? (this.ownAgent ??= new Agent());
     attempt.dispatched = true;
     const response = await undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
-    return response as unknown as Response;
+    // A request's answer (not the session's long-lived event stream) is read at most to the message cap.
+    if (init?.method !== "POST" || response.body === null) return response as unknown as Response;
+    return capped(response as unknown as Response, MAX_MCP_MESSAGE_BYTES);
   }
 
   private async provided(): Promise<Readonly<Record<string, string>> | undefined> {
@@ -102,4 +104,22 @@ export class McpHttp {
     this.ownAgent = undefined;
     if (agent !== undefined) await agent.destroy();
   }
+}
+
+/**
+ * The response with its body cut off by an error once it passes `maxBytes`: a
+ * hostile server cannot make the client buffer more. (The MCP SDK does not
+ * surface that read error on streamable-http: such a call then ends at its
+ * per-attempt timeout, with the memory bounded.)
+ */
+function capped(response: Response, maxBytes: number): Response {
+  let seen = 0;
+  const limit = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > maxBytes) controller.error(new Error(`MCP response larger than the ${maxBytes}-byte cap`));
+      else controller.enqueue(chunk);
+    },
+  });
+  return new Response((response.body as ReadableStream<Uint8Array>).pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -4,6 +4,7 @@ import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/tran
 import type { Logger } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 import type { ValidHandler } from "./session.js";
+import { MAX_MCP_MESSAGE_BYTES } from "./client.js";
 
 /**
  * The environment of a stdio server, as Omnia's runtime (Go's `exec.Cmd`)
@@ -54,6 +55,9 @@ export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: Fe
       command: lookPath(config.command as string),
       args: [...(config.args ?? [])],
       env: childEnvironment(sdk, config.env),
+      // The SDK's default line buffer (10 MiB) would kill the server on a result just over the cap;
+      // this one holds any result up to the cap with its envelope, so it fails the call instead.
+      maxBufferSize: MAX_MCP_MESSAGE_BYTES,
       ...(config.workDir === undefined || config.workDir === "" ? {} : { cwd: config.workDir }),
       stderr: "pipe",
     });
