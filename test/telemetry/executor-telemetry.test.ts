@@ -18,7 +18,7 @@ import { request } from "undici";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
 import { createManualClock, startGrpcToolBackend, type ManualClock } from "../../src/testing/index.js";
-import { startHttpServer, type TestServer } from "../helpers/http-server.js";
+import { startHttpServer, type Handler, type TestServer } from "../helpers/http-server.js";
 import { startOpenApiServer } from "../helpers/openapi-server.js";
 import { settle } from "../helpers/settle.js";
 
@@ -38,22 +38,25 @@ const START = Date.UTC(2026, 11, 1, 22, 0, 0);
 const closers: (() => Promise<void>)[] = [];
 let server: TestServer;
 
+/** The shared backend's routes: 503 `down`, 404 `no such order`, a hang, else `{"ok":true}`. */
+const routes: Handler = (req, res) => {
+  const path = (req.url ?? "").split("?")[0];
+  if (path === "/unavailable") {
+    res.statusCode = 503;
+    return void res.end("down");
+  }
+  if (path === "/missing") {
+    res.statusCode = 404;
+    return void res.end("no such order");
+  }
+  if (path === "/hang") return; // never answers
+  res.setHeader("content-type", "application/json");
+  res.end('{"ok":true}');
+};
+
 before(async () => {
   context.setGlobalContextManager(contextManager.enable());
-  server = await startHttpServer((req, res) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path === "/unavailable") {
-      res.statusCode = 503;
-      return void res.end("down");
-    }
-    if (path === "/missing") {
-      res.statusCode = 404;
-      return void res.end("no such order");
-    }
-    if (path === "/hang") return; // never answers
-    res.setHeader("content-type", "application/json");
-    res.end('{"ok":true}');
-  });
+  server = await startHttpServer(routes);
 });
 
 after(async () => {
@@ -315,10 +318,7 @@ async function threeAttempts(options: Partial<ToolExecutorOptions>, handlerExtra
     assert.equal(server.requests.length, 3);
     return result;
   } finally {
-    server.handle((_req, res) => {
-      res.setHeader("content-type", "application/json");
-      res.end('{"ok":true}');
-    });
+    server.handle(routes);
   }
 }
 
@@ -409,4 +409,121 @@ test("an OpenAPI handler: one traceparent per attempt whose parent-id is the too
   assert.deepEqual(traceparents(api.apiRequests()), [[`00-${parent.spanContext().traceId}-${tool.spanContext().spanId}-01`]]);
   // The spec fetch is not a tool call: no trace context on it.
   assert.deepEqual(traceparents(api.server.requests.filter((r) => r.url === "/openapi.json")), [[]]);
+});
+
+// --- 3. Metrics ----------------------------------------------------------------------------------
+
+/** Serves the exporter's /metrics on 127.0.0.1 and scrapes it once with undici. */
+async function scrape(exporter: PrometheusExporter): Promise<string> {
+  const metricsServer: Server = createServer((req, res) => exporter.getMetricsRequestHandler(req, res));
+  await new Promise<void>((resolve) => metricsServer.listen(0, "127.0.0.1", resolve));
+  try {
+    const res = await request(`http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics`);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers["content-type"], "text/plain");
+    return await res.body.text();
+  } finally {
+    await new Promise<void>((resolve) => metricsServer.close(() => resolve()));
+  }
+}
+
+const SCOPE = 'otel_scope_name="omnia-tools",otel_scope_version="0.1.0"';
+const CONST_LABELS = 'agent="support",namespace="agents",promptpack_name="support-pack"';
+const BUCKETS = ["0.01", "0.025", "0.05", "0.1", "0.25", "0.5", "1", "2.5", "5", "10", "+Inf"];
+
+function histogramLines(tool: string, counts: readonly number[], sum: number, count: number): string[] {
+  return [
+    `omnia_tool_call_duration_seconds_count{${CONST_LABELS},tool="${tool}",${SCOPE}} ${count}`,
+    `omnia_tool_call_duration_seconds_sum{${CONST_LABELS},tool="${tool}",${SCOPE}} ${sum}`,
+    ...BUCKETS.map((le, i) => `omnia_tool_call_duration_seconds_bucket{${CONST_LABELS},tool="${tool}",${SCOPE},le="${le}"} ${counts[i]}`),
+  ];
+}
+
+test("metrics after a few calls: Omnia's names, help texts, labels (agent/namespace from options.agent, promptpack_name from telemetry.attributes), buckets", async () => {
+  const exporter = new PrometheusExporter({ preventServerStart: true });
+  const meterProvider = new MeterProvider({ readers: [exporter] });
+  closers.push(() => meterProvider.shutdown());
+  const clock = createManualClock(START);
+  // The backend takes 20 ms (success) or 300 ms (the 503) on the executor's clock.
+  const timed = await startHttpServer((req, res) => {
+    if (req.url === "/slow-fail") {
+      clock.advance(300);
+      res.statusCode = 503;
+      return void res.end("down");
+    }
+    clock.advance(20);
+    res.setHeader("content-type", "application/json");
+    res.end('{"ok":true}');
+  });
+  closers.push(() => timed.close());
+  const registry = loadToolRegistry({
+    apiVersion: "omnia.altairalabs.ai/v1alpha1",
+    kind: "ToolRegistry",
+    metadata: { name: "orders", namespace: "agents" },
+    spec: {
+      handlers: [
+        { name: "lookup-h", type: "http", tool: { name: "lookup", description: "d", inputSchema: { type: "object" } }, httpConfig: { endpoint: `${timed.url}/ok` } },
+        { name: "fail-h", type: "http", tool: { name: "fail", description: "d", inputSchema: { type: "object" } }, httpConfig: { endpoint: `${timed.url}/slow-fail` } },
+        { name: "geo", type: "client", tool: { name: "get_location", description: "d", inputSchema: { type: "object" } } },
+      ],
+    },
+  });
+  const ex = createToolExecutor({
+    registry,
+    clock,
+    agent: { name: "support", namespace: "agents" },
+    telemetry: { tracer, propagator, meter: meterProvider.getMeter("omnia-tools", "0.1.0"), attributes: { promptpackName: "support-pack" } },
+  });
+  closers.push(() => ex.close());
+  assert.equal((await ex.execute({ id: "a", name: "lookup", arguments: "{}" })).status, "success");
+  assert.equal((await ex.execute({ id: "b", name: "lookup", arguments: "{}" })).status, "success");
+  // An executor failure counts as status="success", as PromptKit's collector counts it.
+  assert.equal((await ex.execute({ id: "c", name: "fail", arguments: "{}" })).status, "error");
+  // Refused before any handler ran (unknown tool, arguments that are not JSON): the only status="error".
+  assert.equal((await ex.execute({ id: "d", name: "nope", arguments: "{}" })).status, "error");
+  assert.equal((await ex.execute({ id: "e", name: "lookup", arguments: "{oops" })).status, "error");
+  // A client call is observed once, as 0 s, when it is handed to the client.
+  assert.equal((await ex.execute({ id: "f", name: "get_location", arguments: "{}" }, { clientToolsAvailable: true })).status, "client");
+  clock.advance(5_000);
+  assert.equal(ex.completeClientCall({ callId: "f", resultJson: "1" }).status, "success");
+
+  const lines = (await scrape(exporter)).split("\n").filter((l) => l.includes("omnia_tool"));
+  assert.deepEqual(lines, [
+    "# HELP omnia_tool_calls_total Total number of tool calls",
+    "# TYPE omnia_tool_calls_total counter",
+    `omnia_tool_calls_total{${CONST_LABELS},tool="lookup",status="success",${SCOPE}} 2`,
+    `omnia_tool_calls_total{${CONST_LABELS},tool="fail",status="success",${SCOPE}} 1`,
+    `omnia_tool_calls_total{${CONST_LABELS},tool="nope",status="error",${SCOPE}} 1`,
+    `omnia_tool_calls_total{${CONST_LABELS},tool="lookup",status="error",${SCOPE}} 1`,
+    `omnia_tool_calls_total{${CONST_LABELS},tool="get_location",status="success",${SCOPE}} 1`,
+    "# HELP omnia_tool_call_duration_seconds Duration of tool calls in seconds",
+    "# UNIT omnia_tool_call_duration_seconds s",
+    "# TYPE omnia_tool_call_duration_seconds histogram",
+    // lookup: 0.02 s twice and 0 s (the bad arguments).
+    ...histogramLines("lookup", [1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3], 0.04, 3),
+    ...histogramLines("fail", [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1], 0.3, 1),
+    ...histogramLines("nope", [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0, 1),
+    ...histogramLines("get_location", [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], 0, 1),
+  ]);
+});
+
+test("the breaker transitions counter (an extension) after 10 failures open the executor's own breaker", async () => {
+  const exporter = new PrometheusExporter({ preventServerStart: true });
+  const meterProvider = new MeterProvider({ readers: [exporter] });
+  closers.push(() => meterProvider.shutdown());
+  const { ex } = executor(ordersRegistry("/unavailable"), {
+    agent: { name: "support", namespace: "agents" },
+    telemetry: { tracer, propagator, meter: meterProvider.getMeter("omnia-tools", "0.1.0"), attributes: { promptpackName: "support-pack" } },
+  });
+  for (let i = 0; i < 9; i++) await ex.execute({ id: `f${i}`, name: "lookup", arguments: "{}" });
+  assert.deepEqual((await scrape(exporter)).split("\n").filter((l) => l.includes("breaker")), [], "no transition after 9 failures");
+  await ex.execute({ id: "f9", name: "lookup", arguments: "{}" });
+  const open = await ex.execute({ id: "open", name: "lookup", arguments: "{}" });
+  assert.equal(open.status === "error" && open.message, "circuit breaker [lookup]: circuit breaker is open");
+  assert.equal(server.requests.length, 10);
+  assert.deepEqual((await scrape(exporter)).split("\n").filter((l) => l.includes("breaker")), [
+    "# HELP omnia_tools_breaker_transitions_total Circuit breaker transitions (an omnia-tools extension: Omnia's runtime has no breaker metrics)",
+    "# TYPE omnia_tools_breaker_transitions_total counter",
+    `omnia_tools_breaker_transitions_total{${CONST_LABELS},breaker="lookup",transition="break",${SCOPE}} 1`,
+  ]);
 });
