@@ -21,6 +21,8 @@ import { createManualClock, startGrpcToolBackend, type ManualClock } from "../..
 import { startHttpServer, type Handler, type TestServer } from "../helpers/http-server.js";
 import { startOpenApiServer } from "../helpers/openapi-server.js";
 import { settle } from "../helpers/settle.js";
+import { startMcpHttpServer } from "../helpers/mcp-server.js";
+import { AbortedError } from "../../src/core/index.js";
 
 const contextManager = new AsyncLocalStorageContextManager();
 const spans = new InMemorySpanExporter();
@@ -290,6 +292,49 @@ test("gRPC success: Ok with the grpc handler's attributes; no trace context in t
   assert.deepEqual(tool.status, { code: SpanStatusCode.OK });
   assert.equal(grpc.calls.length, 1);
   assert.deepEqual(Object.keys(grpc.calls[0]?.headers ?? {}).filter((k) => ["traceparent", "tracestate", "baggage"].includes(k)), []);
+});
+
+test("MCP success: Ok with the mcp handler's attributes; no trace context on the MCP requests (as Omnia)", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  closers.push(() => mcp.close());
+  const registry = loadToolRegistry({
+    apiVersion: "omnia.altairalabs.ai/v1alpha1",
+    kind: "ToolRegistry",
+    metadata: { name: "kb-registry", namespace: "agents" },
+    spec: { handlers: [{ name: "kb", type: "mcp", mcpConfig: { transport: "streamable-http", endpoint: mcp.url } }] },
+  });
+  const { ex } = executor(registry);
+  const { out, tool } = await underHost(() => ex.execute({ id: "m1", name: "echo", arguments: '{"text":"hi"}' }));
+  assert.equal(out.status === "success" && out.resultJson, '"hi"');
+  assert.deepEqual(tool.attributes, { "tool.name": "echo", "tool.registry.name": "kb-registry", "tool.registry.namespace": "agents", "tool.handler.name": "kb", "tool.handler.type": "mcp" });
+  assert.deepEqual(tool.status, { code: SpanStatusCode.OK });
+  assert.ok(mcp.requests.some((r) => r.rpcMethod === "tools/call"));
+  assert.deepEqual(mcp.requests.filter((r) => r.headers.traceparent !== undefined).map((r) => r.rpcMethod), []);
+});
+
+test("an unknown tool (an extension: Omnia opens no span for it): Error with the not-found text, empty handler attributes", async () => {
+  const { ex } = executor(ordersRegistry("/ok"));
+  const { out, tool } = await underHost(() => ex.execute({ id: "u1", name: "nope", arguments: "{}" }));
+  assert.equal(out.status === "error" && out.message, 'tool "nope" not found');
+  assert.deepEqual(tool.attributes, { "tool.name": "nope", "tool.registry.name": "orders", "tool.registry.namespace": "agents", "tool.handler.name": "", "tool.handler.type": "" });
+  assert.deepEqual(exception(tool), { type: "UnknownToolError", message: 'tool "nope" not found', stackHead: 'UnknownToolError: tool "nope" not found' });
+  assert.deepEqual(tool.status, { code: SpanStatusCode.ERROR, message: 'tool "nope" not found' });
+});
+
+test("a call the host abandons (its signal aborts mid-request): the span still ends, Error with the executor's abort text (as the record's)", async () => {
+  const { ex } = executor(ordersRegistry("/hang"));
+  const controller = new AbortController();
+  const { tool } = await underHost(async () => {
+    const pending = ex.execute({ id: "a1", name: "lookup", arguments: "{}" }, { signal: controller.signal });
+    for (let i = 0; i < 200 && server.requests.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(server.requests.length, 1);
+    controller.abort(new AbortedError("conversation ended"));
+    await assert.rejects(pending, AbortedError);
+    return { status: "error" } as ToolOutcome;
+  });
+  const message = "attempt: the caller's signal aborted";
+  assert.deepEqual(exception(tool), { type: "AbortedError", message, stackHead: `AbortedError: ${message}` });
+  assert.deepEqual(tool.status, { code: SpanStatusCode.ERROR, message });
 });
 
 // --- 2. Trace context into the backend -----------------------------------------------------------
