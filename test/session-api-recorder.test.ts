@@ -3,81 +3,32 @@
 // answers as session-api does (201, 404, 413, 500).
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { Ajv, type ValidateFunction } from "ajv";
-import { parse } from "yaml";
 import { Agent } from "undici";
 import { createSessionApiRecorder, type SessionApiRecorder, type ToolCallRecord, type ToolCallStart } from "../src/records/index.js";
 import { createManualClock } from "../src/testing/index.js";
 import { createCaptureLogger } from "./helpers/capture-logger.js";
-import { startHttpServer, type Handler, type TestServer } from "./helpers/http-server.js";
+import { startHttpServer, type TestServer } from "./helpers/http-server.js";
+import { SID_DOWN, SID_MISSING, SID_TOO_LARGE, startSessionApi, type SessionApiServer } from "./helpers/session-api.js";
 import { settle } from "./helpers/settle.js";
 
 const SID = "6f1c2a9e-3b7d-4c1e-9a2f-5d8e7b6c4a31";
-const SID_MISSING = "00000000-0000-4000-8000-000000000404";
-const SID_TOO_LARGE = "00000000-0000-4000-8000-000000000413";
-const SID_DOWN = "00000000-0000-4000-8000-000000000500";
 const T0 = Date.UTC(2026, 11, 1, 21, 16, 36, 120); // 2026-12-01T21:16:36.12Z
 
-const TOOL_CALLS_PATH = /^\/api\/v1\/sessions\/([^/]+)\/tool-calls$/;
-
-function toolCallSchema(): ValidateFunction {
-  const doc = parse(readFileSync("test/fixtures/session-api/openapi.yaml", "utf8")) as { components: { schemas: Record<string, object> } };
-  const ajv = new Ajv({ strict: true, allErrors: true });
-  ajv.addFormat("uuid", /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
-  ajv.addFormat("date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
-  ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isSafeInteger(n) });
-  // The document's $refs are `#/components/schemas/<name>`: each component becomes a schema with $id <name>.
-  const local = (schema: object) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"')) as Record<string, unknown>;
-  for (const [name, schema] of Object.entries(doc.components.schemas)) if (name !== "ToolCall") ajv.addSchema({ ...local(schema), $id: name });
-  // The schema does not forbid other keys; session-api's Go decoder ignores them. Rows must not carry any.
-  return ajv.compile({ ...local(doc.components.schemas.ToolCall as object), $id: "ToolCall", additionalProperties: false });
-}
-
-const validate = toolCallSchema();
+let api: SessionApiServer;
 let server: TestServer;
 let agent: Agent;
-const invalid: string[] = [];
-
-/** Answers as session-api's handleRecordToolCall does, after validating the body. */
-const sessionApi: Handler = (req, res) => {
-  const m = TOOL_CALLS_PATH.exec(req.url ?? "");
-  const reply = (status: number, body?: object) => {
-    res.statusCode = status;
-    if (body !== undefined) res.setHeader("content-type", "application/json");
-    res.end(body === undefined ? undefined : JSON.stringify(body));
-  };
-  if (req.method !== "POST" || m === null) return reply(404, { error: "not found" });
-  let body: unknown;
-  try {
-    body = JSON.parse(req.bodyBytes.toString("utf8"));
-  } catch {
-    return reply(400, { error: "missing or invalid request body" });
-  }
-  if (!validate(body)) {
-    invalid.push(`${req.bodyBytes.toString("utf8")}: ${JSON.stringify(validate.errors)}`);
-    return reply(400, { error: "invalid tool call" });
-  }
-  switch (m[1]) {
-    case SID_MISSING:
-      return reply(404, { error: "session not found" });
-    case SID_TOO_LARGE:
-      return reply(413, { error: "request body too large" });
-    case SID_DOWN:
-      return reply(500, { error: "internal server error" });
-    default:
-      return reply(201);
-  }
-};
+let invalid: string[];
 
 before(async () => {
-  server = await startHttpServer(sessionApi);
+  api = await startSessionApi();
+  server = api.server;
+  invalid = api.invalid;
   agent = new Agent();
 });
 
 after(async () => {
   await agent.close();
-  await server.close();
+  await api.close();
 });
 
 beforeEach(() => {
@@ -221,7 +172,7 @@ test("the terminal row waits for the pending row: one request at a time per call
     assert.deepEqual(server.requests.map((q) => JSON.parse(q.body.toString("utf8")).status), ["pending", "success"]);
     assert.equal(JSON.parse(server.requests[1]?.body.toString("utf8") ?? "{}").result, "ok");
   } finally {
-    server.handle(sessionApi);
+    server.handle(api.handler);
   }
 });
 

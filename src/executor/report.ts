@@ -1,6 +1,7 @@
+import { channel } from "node:diagnostics_channel";
 import { BackendError, isOmniaToolsError, noopLogger, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "../records/index.js";
-import { logCallEvent, logClientToolRequested, type Telemetry } from "../telemetry/index.js";
+import { logCallEvent, logClientToolRequested, type Telemetry, type TracePropagationMode } from "../telemetry/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { CallState } from "./call-state.js";
 import type { ToolOutcome } from "./outcome.js";
@@ -46,10 +47,14 @@ export function createReport(deps: {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly telemetry: Telemetry;
+  /** The telemetry's propagation mode (`never` when telemetry is off). */
+  readonly propagation: TracePropagationMode;
   readonly registryName: string | undefined;
   readonly registryNamespace: string | undefined;
 }): Report {
-  const { recorder, logger, clock, telemetry, registryName, registryNamespace } = deps;
+  const { recorder, logger, clock, telemetry, propagation, registryName, registryNamespace } = deps;
+  // In `auto` mode an undici instrumentation that subscribes here injects its own trace context instead of us.
+  const undiciRequestCreate = telemetry.enabled && propagation === "auto" ? channel(UNDICI_REQUEST_CREATE) : undefined;
   const startsRecords = recorder !== undefined && typeof recorder.start === "function";
   const registryFields = {
     ...(registryName === undefined || registryName === "" ? {} : { registryName }),
@@ -94,7 +99,7 @@ export function createReport(deps: {
     if (telemetry.enabled) {
       const span = telemetry.startCall({ toolName: state.toolName, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" });
       state.span = span;
-      if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.injectTrace = traceInjector(span);
+      if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.injectTrace = traceInjector(span, undiciRequestCreate);
     }
     if (startsRecords) {
       const sessionId = state.sessionId;
@@ -190,18 +195,29 @@ export function asOmniaError(e: unknown): OmniaToolsError {
   return new BackendError(error.message, { cause: error });
 }
 
+const UNDICI_REQUEST_CREATE = "undici:request:create";
+/** The trace-context headers an undici instrumentation appends for its own client span. */
+const INSTRUMENTATION_TRACE_HEADERS: readonly string[] = ["traceparent", "tracestate"];
+
 /**
  * Writes a span's trace context into an attempt's headers, last: a header of
  * the same name in any letter case (a static `Traceparent`) is replaced, so
- * the request never carries two.
+ * the request never carries two. When the span injects nothing because an
+ * undici instrumentation subscribes to `undici:request:create` (`auto` mode),
+ * that instrumentation appends its own `traceparent` (and `tracestate`) to the
+ * request: a configured header of those names is removed, or the backend would
+ * receive two.
  */
-function traceInjector(span: { inject(headers: Record<string, string>): void }): (headers: Record<string, string>) => void {
+function traceInjector(span: { inject(headers: Record<string, string>): void }, undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined): (headers: Record<string, string>) => void {
   return (headers) => {
     const trace: Record<string, string> = {};
     span.inject(trace);
-    for (const name in trace) {
+    const names = Object.keys(trace);
+    if (names.length === 0 && undiciRequestCreate?.hasSubscribers === true) names.push(...INSTRUMENTATION_TRACE_HEADERS);
+    for (const name of names) {
       for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name) delete headers[existing];
-      headers[name] = trace[name] as string;
+      const value = trace[name];
+      if (value !== undefined) headers[name] = value;
     }
   };
 }
