@@ -53,6 +53,12 @@ export interface SubSchema {
   enumValues: string[];
   enumSet: Set<string>;
   enumText: string;
+  /** The enum's string entries as decoded text. */
+  enumStrings: Set<string>;
+  /** multipleOf or a bound is set. */
+  hasNumberChecks: boolean;
+  /** anyOf, oneOf, allOf, not, dependencies or if is set. */
+  hasCombinators: boolean;
   oneOf: SubSchema[];
   anyOf: SubSchema[];
   allOf: SubSchema[];
@@ -141,6 +147,9 @@ function newSub(): SubSchema {
     enumValues: [],
     enumSet: new Set(),
     enumText: "",
+    enumStrings: new Set(),
+    hasNumberChecks: false,
+    hasCombinators: false,
     oneOf: [],
     anyOf: [],
     allOf: [],
@@ -480,6 +489,7 @@ class Compiler {
         if (cur.enumSet.has(s)) fail("enum items must be unique");
         cur.enumSet.add(s);
         cur.enumValues.push(s);
+        if (typeof v === "string") cur.enumStrings.add(v);
       }
       cur.enumText = cur.enumValues.join(", ");
     }
@@ -500,6 +510,10 @@ class Compiler {
       cur.thenSchema = this.conditional(m, "then", d);
       cur.elseSchema = this.conditional(m, "else", d);
     }
+    cur.hasNumberChecks =
+      cur.multipleOf !== undefined || cur.maximum !== undefined || cur.exclusiveMaximum !== undefined || cur.minimum !== undefined || cur.exclusiveMinimum !== undefined;
+    cur.hasCombinators =
+      cur.anyOf.length > 0 || cur.oneOf.length > 0 || cur.allOf.length > 0 || cur.not !== undefined || cur.dependencies !== undefined || cur.ifSchema !== undefined;
   }
 
   private conditional(m: JObject, key: string, depth: number): SubSchema | undefined {

@@ -392,12 +392,12 @@ class Scanner {
   }
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** A raw run of string text as Go holds it: lone surrogates become U+FFFD. */
 function sanitize(raw: string): string {
-  LONE_SURROGATE.lastIndex = 0;
-  return LONE_SURROGATE.test(raw) ? raw.replace(LONE_SURROGATE, "\ufffd") : raw;
+  return SURROGATE.test(raw) ? raw.replace(LONE_SURROGATE, "\ufffd") : raw;
 }
 
 function hex4(text: string, i: number): number {
@@ -405,9 +405,8 @@ function hex4(text: string, i: number): number {
   return s.length === 4 && /^[0-9a-fA-F]{4}$/.test(s) ? Number.parseInt(s, 16) : -1;
 }
 
-/** Decodes a string literal (quotes included) already checked by the scanner, as Go's unquote does. */
-function decodeString(lit: string): string {
-  const body = lit.slice(1, -1);
+/** Decodes the body of a string literal (between its quotes) already checked by the scanner, as Go's unquote does. */
+function decodeString(body: string): string {
   if (!body.includes("\\")) return sanitize(body);
   let out = "";
   let i = 0;
@@ -457,10 +456,10 @@ function decodeString(lit: string): string {
   return out;
 }
 
-function literal(lit: string): JNode {
-  switch (lit.charCodeAt(0)) {
+function literal(text: string, start: number, end: number): JNode {
+  switch (text.charCodeAt(start)) {
     case 0x22:
-      return decodeString(lit);
+      return decodeString(text.slice(start + 1, end - 1));
     case 0x74:
       return true;
     case 0x66:
@@ -468,13 +467,37 @@ function literal(lit: string): JNode {
     case 0x6e:
       return null;
     default:
-      return new GoNumber(lit);
+      return new GoNumber(text.slice(start, end));
   }
 }
 
 interface Frame {
   readonly container: JNode[] | JObject;
   key: string | undefined;
+}
+
+/** Assembles values from the scanner's events. */
+class Builder {
+  readonly stack: Frame[] = [];
+  root: JNode = null;
+  done = false;
+
+  deliver(v: JNode): void {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) {
+      this.root = v;
+      this.done = true;
+      return;
+    }
+    if (Array.isArray(top.container)) {
+      top.container.push(v);
+    } else if (top.key === undefined) {
+      top.key = v as string;
+    } else {
+      top.container.set(top.key, v);
+      top.key = undefined;
+    }
+  }
 }
 
 /**
@@ -487,65 +510,50 @@ interface Frame {
  */
 export function readGoJson(text: string, mode: "decoder" | "unmarshal"): JsonRead {
   const sc = new Scanner();
-  const stack: Frame[] = [];
-  let root: JNode = null;
-  let done = false;
+  const b = new Builder();
   let litStart = -1;
   let nonSpace = false;
-
-  const deliver = (v: JNode): void => {
-    const top = stack[stack.length - 1];
-    if (top === undefined) {
-      root = v;
-      done = true;
-      return;
-    }
-    if (Array.isArray(top.container)) {
-      top.container.push(v);
-    } else if (top.key === undefined) {
-      top.key = v as string;
-    } else {
-      top.container.set(top.key, v);
-      top.key = undefined;
-    }
-  };
 
   const n = text.length;
   let i = 0;
   for (; i < n; i++) {
+    if (sc.step === St.InString) {
+      // Plain string content changes nothing in the scanner: skip to the next quote, backslash or control byte.
+      let c = text.charCodeAt(i);
+      while (c !== 0x22 && c !== 0x5c && c >= 0x20) {
+        if (++i === n) break;
+        c = text.charCodeAt(i);
+      }
+      if (i === n) break;
+    }
     const c = text.charCodeAt(i);
-    const b = c < 0x80 ? c : firstByte(text, i);
-    const op = sc.feed(c, b);
+    const op = sc.feed(c, c < 0x80 ? c : firstByte(text, i));
     if (op === Op.Continue) continue;
     if (op === Op.Error) return { ok: false, message: sc.err ?? "invalid JSON" };
     if (op !== Op.SkipSpace) nonSpace = true;
     if (litStart >= 0 && op !== Op.BeginLiteral) {
-      deliver(literal(text.slice(litStart, i)));
+      b.deliver(literal(text, litStart, i));
       litStart = -1;
     }
     switch (op) {
       case Op.BeginLiteral:
         litStart = i;
         break;
-      case Op.BeginObject: {
-        const f: Frame = { container: new Map(), key: undefined };
-        stack.push(f);
+      case Op.BeginObject:
+        b.stack.push({ container: new Map(), key: undefined });
         break;
-      }
       case Op.BeginArray:
-        stack.push({ container: [], key: undefined });
+        b.stack.push({ container: [], key: undefined });
         break;
       case Op.EndObject:
-      case Op.EndArray: {
-        const f = stack.pop() as Frame;
-        deliver(f.container);
+      case Op.EndArray:
+        b.deliver((b.stack.pop() as Frame).container);
         break;
-      }
       default:
         break;
     }
-    if (done && mode === "decoder") return { ok: true, value: root };
-    if (done && sc.err !== undefined) return { ok: false, message: sc.err };
+    if (b.done && mode === "decoder") return { ok: true, value: b.root };
+    if (b.done && sc.err !== undefined) return { ok: false, message: sc.err };
     // A code unit pair is one code point: Go saw its 4 bytes, all inside a string or an error.
     if (c >= 0xd800 && c < 0xdc00) {
       const d = text.charCodeAt(i + 1);
@@ -553,12 +561,12 @@ export function readGoJson(text: string, mode: "decoder" | "unmarshal"): JsonRea
     }
   }
   if (sc.err !== undefined) return { ok: false, message: sc.err };
-  if (!done) {
+  if (!b.done) {
     // End of input: Go feeds one space to finish a top-level literal.
     const op = sc.feed(0x20, 0x20);
-    if (op === Op.End && litStart >= 0) deliver(literal(text.slice(litStart)));
+    if (op === Op.End && litStart >= 0) b.deliver(literal(text, litStart, n));
   }
-  if (done) return { ok: true, value: root };
-  if (mode === "decoder") return { ok: false, message: nonSpace || litStart >= 0 || stack.length > 0 ? "unexpected EOF" : "EOF" };
+  if (b.done) return { ok: true, value: b.root };
+  if (mode === "decoder") return { ok: false, message: nonSpace || litStart >= 0 || b.stack.length > 0 ? "unexpected EOF" : "EOF" };
   return { ok: false, message: sc.err ?? "unexpected end of JSON input" };
 }

@@ -9,23 +9,42 @@ export interface Dec {
   readonly exp: number;
 }
 
-const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-
 /** Parses a JSON number literal (already checked by the scanner). @internal */
 export function parseDec(text: string): Dec {
-  const m = NUMBER.exec(text);
-  if (m === null) return { neg: false, digits: "", exp: 0 };
-  const frac = m[3] ?? "";
-  let digits = (m[2] as string) + frac;
-  let exp = (m[4] === undefined ? 0 : Number(m[4])) - frac.length;
+  const n = text.length;
+  let i = 0;
+  const neg = text.charCodeAt(0) === 0x2d;
+  if (neg) i++;
+  let digits = "";
+  let intEnd = i;
+  while (intEnd < n && text.charCodeAt(intEnd) >= 0x30 && text.charCodeAt(intEnd) <= 0x39) intEnd++;
+  digits = text.slice(i, intEnd);
+  let exp = 0;
+  let j = intEnd;
+  if (j < n && text.charCodeAt(j) === 0x2e) {
+    let k = j + 1;
+    while (k < n && text.charCodeAt(k) >= 0x30 && text.charCodeAt(k) <= 0x39) k++;
+    digits += text.slice(j + 1, k);
+    exp -= k - j - 1;
+    j = k;
+  }
+  if (j < n && (text.charCodeAt(j) | 0x20) === 0x65) exp += Number(text.slice(j + 1));
   let start = 0;
   while (start < digits.length && digits.charCodeAt(start) === 0x30) start++;
   let end = digits.length;
   while (end > start && digits.charCodeAt(end - 1) === 0x30) end--;
   exp += digits.length - end;
-  digits = digits.slice(start, end);
-  if (digits === "") return { neg: false, digits: "", exp: 0 };
-  return { neg: m[1] === "-", digits, exp };
+  if (start === end) return { neg: false, digits: "", exp: 0 };
+  return { neg, digits: start === 0 && end === digits.length ? digits : digits.slice(start, end), exp };
+}
+
+/** Whether a number literal is whole, without building its decimal when it has no fraction or exponent. @internal */
+export function literalIsInt(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e || c === 0x65 || c === 0x45) return decIsInt(parseDec(text));
+  }
+  return true;
 }
 
 /** big.Rat.IsInt of the literal. @internal */

@@ -6,7 +6,7 @@
 import { canonicalJson, type Bound, type SubSchema } from "./schema-compile.js";
 import { checkFormat } from "./schema-format.js";
 import { GoNumber, type JNode, type JObject } from "./schema-json.js";
-import { decCmp, decIsInt, decIsMultiple, parseDec } from "./schema-number.js";
+import { decCmp, decIsMultiple, literalIsInt, parseDec, type Dec } from "./schema-number.js";
 
 /** Validation deeper than this many nested schema levels stops with an error. @internal */
 export const MAX_VALIDATION_DEPTH = 1000;
@@ -116,8 +116,7 @@ class Validator {
     const kind = kindOf(node);
     if (kind === "number") {
       const num = node as GoNumber;
-      const dec = parseDec(num.text);
-      const isInt = decIsInt(dec);
+      const isInt = literalIsInt(num.text);
       if (typed && !(s.types.includes("number") || (isInt && s.types.includes("integer")))) {
         const given = isInt ? "integer" : "number";
         r.add(ctx, () => `Invalid type. Expected: ${s.typesText}, given: ${given}`);
@@ -125,11 +124,14 @@ class Validator {
       }
       this.schema(s, node, r, ctx);
       // validateNumber
-      if (s.multipleOf !== undefined && !decIsMultiple(dec, s.multipleOf.dec)) {
-        const b = s.multipleOf;
-        r.add(ctx, () => `Must be a multiple of ${b.text}`);
+      if (s.hasNumberChecks) {
+        const dec = parseDec(num.text);
+        if (s.multipleOf !== undefined && !decIsMultiple(dec, s.multipleOf.dec)) {
+          const b = s.multipleOf;
+          r.add(ctx, () => `Must be a multiple of ${b.text}`);
+        }
+        this.numberBounds(s, dec, r, ctx);
       }
-      this.numberBounds(s, dec, r, ctx);
       if (s.format !== "" && s.formatKnown) {
         const f = s.format;
         r.add(ctx, () => `Does not match format '${f}'`);
@@ -161,17 +163,22 @@ class Validator {
     r.score++;
   }
 
-  private numberBounds(s: SubSchema, dec: ReturnType<typeof parseDec>, r: Result, ctx: Ctx): void {
-    const check = (b: Bound | undefined, bad: (c: number) => boolean, text: (t: string) => string): void => {
-      if (b !== undefined && bad(decCmp(dec, b.dec))) r.add(ctx, () => text(b.text));
-    };
-    check(s.maximum, (c) => c === 1, (t) => `Must be less than or equal to ${t}`);
-    check(s.exclusiveMaximum, (c) => c >= 0, (t) => `Must be less than ${t}`);
-    check(s.minimum, (c) => c === -1, (t) => `Must be greater than or equal to ${t}`);
-    check(s.exclusiveMinimum, (c) => c <= 0, (t) => `Must be greater than ${t}`);
+  private numberBounds(s: SubSchema, dec: Dec, r: Result, ctx: Ctx): void {
+    const max = s.maximum;
+    if (max !== undefined && decCmp(dec, max.dec) === 1) r.add(ctx, () => `Must be less than or equal to ${max.text}`);
+    const xmax = s.exclusiveMaximum;
+    if (xmax !== undefined && decCmp(dec, xmax.dec) >= 0) r.add(ctx, () => `Must be less than ${xmax.text}`);
+    const min = s.minimum;
+    if (min !== undefined && decCmp(dec, min.dec) === -1) r.add(ctx, () => `Must be greater than or equal to ${min.text}`);
+    const xmin = s.exclusiveMinimum;
+    if (xmin !== undefined && decCmp(dec, xmin.dec) <= 0) r.add(ctx, () => `Must be greater than ${xmin.text}`);
   }
 
   private schema(s: SubSchema, node: JNode, r: Result, ctx: Ctx): void {
+    if (!s.hasCombinators) {
+      r.score++;
+      return;
+    }
     if (s.anyOf.length > 0) {
       let ok = false;
       let best: Result | undefined;
@@ -243,7 +250,13 @@ class Validator {
   }
 
   private common(s: SubSchema, node: JNode, r: Result, ctx: Ctx): void {
-    if (s.constValue !== undefined || s.enumValues.length > 0) {
+    if (typeof node === "string" && s.constValue === undefined && s.enumValues.length > 0) {
+      // A string's Go encoding is one-to-one, so membership can be decided on the decoded text.
+      if (!s.enumStrings.has(node)) {
+        const t = s.enumText;
+        r.add(ctx, (f) => `${f} must be one of the following: ${t}`);
+      }
+    } else if (s.constValue !== undefined || s.enumValues.length > 0) {
       const v = canonicalOrNull(node);
       if (v === undefined) {
         r.add(ctx, () => `Internal Error json: cannot unmarshal number ${(node as GoNumber).text} into Go value of type float64`);
