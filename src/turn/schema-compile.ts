@@ -7,7 +7,7 @@
 import { compareUtf8, goJsonMarshal, goJsonString } from "../core/index.js";
 import { GoNumber, readGoJson, type JNode, type JObject } from "./schema-json.js";
 import { decIsInt, formatBigFloat, parseDec, type Dec } from "./schema-number.js";
-import { compileGoRegexp } from "./schema-regex.js";
+import { compileGoRegexp, type GoRegexp } from "./schema-regex.js";
 import { isKnownFormat } from "./schema-format.js";
 
 /** A numeric bound: its exact value and its text in messages. @internal */
@@ -25,7 +25,7 @@ export interface SubSchema {
   properties: [string, SubSchema][];
   propertyNames: Set<string>;
   additionalProperties: boolean | SubSchema | undefined;
-  patternProperties: [RegExp, SubSchema][] | undefined;
+  patternProperties: [GoRegexp, SubSchema][] | undefined;
   propertyNamesSchema: SubSchema | undefined;
   dependencies: Map<string, string[] | SubSchema> | undefined;
   items: SubSchema[];
@@ -38,7 +38,7 @@ export interface SubSchema {
   exclusiveMinimum: Bound | undefined;
   minLength: number | undefined;
   maxLength: number | undefined;
-  pattern: RegExp | undefined;
+  pattern: GoRegexp | undefined;
   patternText: string;
   format: string;
   formatKnown: boolean;

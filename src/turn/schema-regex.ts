@@ -1,8 +1,9 @@
-// Go regexp (RE2 syntax, Perl flags) translated to a JavaScript RegExp with
-// the `u` flag: the same patterns compile or fail as under Go's
-// regexp.Compile (lookaround and backreferences fail), and the translated
-// classes keep Go's meaning (\s is [\t\n\f\r ], `.` excludes only \n, \d \w
-// are ASCII, \z, \A, \Q…\E, \x{…}, octal escapes, [[:alpha:]], \p{Greek}).
+// Go regexp (RE2 syntax, Perl flags): the same patterns compile or fail as
+// under Go's regexp.Compile (lookaround and backreferences fail), classes keep
+// Go's meaning (\s is [\t\n\f\r ], `.` excludes only \n, \d \w are ASCII,
+// \z, \A, \Q…\E, \x{…}, octal escapes, [[:alpha:]], \p{Greek}), and matching
+// runs on a Thompson NFA like RE2's: time linear in the input whatever the
+// pattern, no backtracking.
 
 interface Flags {
   i: boolean;
@@ -14,6 +15,7 @@ interface Flags {
 class Re2SyntaxError extends Error {}
 
 const MAX_REPEAT = 1000;
+const MAX_NESTING = 1000;
 
 type Range = readonly [number, number];
 
@@ -82,12 +84,71 @@ function complement(ranges: readonly Range[]): Range[] {
   return out;
 }
 
-function cp(c: number): string {
-  return `\\u{${c.toString(16)}}`;
+/** A set of code points: ranges plus Unicode property tests, possibly negated. */
+interface CharSet {
+  readonly ranges: readonly Range[];
+  readonly props: readonly RegExp[];
+  readonly negated: boolean;
 }
 
-function rangesSource(ranges: readonly Range[]): string {
-  return ranges.map(([lo, hi]) => (lo === hi ? cp(lo) : `${cp(lo)}-${cp(hi)}`)).join("");
+type Node =
+  | { readonly t: "char"; readonly set: CharSet }
+  | { readonly t: "cat"; readonly items: readonly Node[] }
+  | { readonly t: "alt"; readonly items: readonly Node[] }
+  | { readonly t: "rep"; readonly min: number; readonly max: number; readonly node: Node }
+  | { readonly t: "assert"; readonly kind: Assertion };
+
+const enum Assertion {
+  BeginText,
+  EndText,
+  BeginLine,
+  EndLine,
+  WordBoundary,
+  NotWordBoundary,
+}
+
+const EMPTY: Node = { t: "cat", items: [] };
+
+function charNode(ranges: readonly Range[], negated = false, props: readonly RegExp[] = []): Node {
+  return { t: "char", set: { ranges: normalise(ranges), props, negated } };
+}
+
+function normalise(ranges: readonly Range[]): Range[] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of sorted) {
+    const last = out[out.length - 1];
+    if (last !== undefined && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+function inSet(set: CharSet, c: number): boolean {
+  let hit = false;
+  const r = set.ranges;
+  let lo = 0;
+  let hi = r.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const range = r[mid] as Range;
+    if (c < range[0]) hi = mid - 1;
+    else if (c > range[1]) lo = mid + 1;
+    else {
+      hit = true;
+      break;
+    }
+  }
+  if (!hit && set.props.length > 0) {
+    const ch = String.fromCodePoint(c);
+    for (const p of set.props) {
+      if (p.test(ch)) {
+        hit = true;
+        break;
+      }
+    }
+  }
+  return hit !== set.negated;
 }
 
 /** Simple case folding orbit of one code point (what Go's (?i) matches). */
@@ -115,24 +176,23 @@ const SPECIAL_FOLDS: readonly (readonly [number, number])[] = [
 
 const UNICODE_NAME = /^[A-Za-z_]+$/;
 
-function unicodeClass(name: string, negated: boolean): string {
+/** \p{Name}: a Unicode general category (one or two letters) or script, tested by a one-character RegExp. */
+function unicodeProperty(name: string): RegExp | undefined {
   if (!UNICODE_NAME.test(name)) throw new Re2SyntaxError("invalid character class range");
-  if (name === "Any") return negated ? "[^\\u{0}-\\u{10ffff}]" : "[\\u{0}-\\u{10ffff}]";
-  const p = negated ? "P" : "p";
-  const gc = name.length <= 2 ? `\\${p}{${name}}` : `\\${p}{Script=${name}}`;
+  if (name === "Any") return undefined;
+  const source = name.length <= 2 ? `^\\p{${name}}$` : `^\\p{Script=${name}}$`;
   try {
-    new RegExp(gc, "u");
+    return new RegExp(source, "u");
   } catch {
     throw new Re2SyntaxError("invalid character class range");
   }
-  return gc;
 }
+
+const ANY: readonly Range[] = [[0, 0x10ffff]];
 
 class Translator {
   private i = 0;
   private readonly flags: Flags[] = [{ i: false, m: false, s: false, U: false }];
-  usedFold = false;
-  usedNoFold = false;
 
   constructor(private readonly src: string) {}
 
@@ -151,31 +211,31 @@ class Translator {
     return c;
   }
 
-  translate(): string {
+  translate(): Node {
     const out = this.alternation();
     if (this.i < this.src.length) throw new Re2SyntaxError("unexpected )");
     return out;
   }
 
-  private alternation(): string {
+  private alternation(): Node {
     const parts = [this.concatenation()];
     while (this.peek() === 0x7c) {
       this.i++;
       parts.push(this.concatenation());
     }
-    return parts.join("|");
+    return parts.length === 1 ? (parts[0] as Node) : { t: "alt", items: parts };
   }
 
-  private concatenation(): string {
-    let out = "";
+  private concatenation(): Node {
+    const items: Node[] = [];
     for (;;) {
       const c = this.peek();
-      if (c === -1 || c === 0x7c || c === 0x29) return out;
+      if (c === -1 || c === 0x7c || c === 0x29) return items.length === 1 ? (items[0] as Node) : { t: "cat", items };
       if (c === 0x2a || c === 0x2b || c === 0x3f) throw new Re2SyntaxError("missing argument to repetition operator");
       if (c === 0x7b && this.repeatAt() !== undefined) throw new Re2SyntaxError("missing argument to repetition operator");
       const atom = this.atom();
       if (atom === undefined) continue; // a flag group: (?i)
-      out += this.repeats(atom);
+      items.push(this.repeats(atom));
     }
   }
 
@@ -188,57 +248,50 @@ class Translator {
     return { min, max, len: m[0].length };
   }
 
-  private repeats(atom: string): string {
+  private repeats(atom: Node): Node {
     let out = atom;
     let repeated = false;
     for (;;) {
       const c = this.peek();
-      let op: string;
+      let min: number;
+      let max: number;
       if (c === 0x2a || c === 0x2b || c === 0x3f) {
         this.i++;
-        op = String.fromCharCode(c);
+        min = c === 0x2b ? 1 : 0;
+        max = c === 0x3f ? 1 : -1;
       } else if (c === 0x7b) {
         const r = this.repeatAt();
         if (r === undefined) return out;
         if (r.min > MAX_REPEAT || r.max > MAX_REPEAT || (r.max >= 0 && r.min > r.max)) throw new Re2SyntaxError("invalid repeat count");
         this.i += r.len;
-        op = r.max === r.min ? `{${r.min}}` : r.max < 0 ? `{${r.min},}` : `{${r.min},${r.max}}`;
+        min = r.min;
+        max = r.max;
       } else {
         return out;
       }
       if (repeated) throw new Re2SyntaxError("invalid nested repetition operator");
       repeated = true;
-      let lazy = false;
-      if (this.peek() === 0x3f) {
-        this.i++;
-        lazy = true;
-      }
-      if (this.f.U) lazy = !lazy;
-      out = `(?:${out})${op}${lazy ? "?" : ""}`;
+      if (this.peek() === 0x3f) this.i++; // non-greedy: the same set of matches
+      out = { t: "rep", min, max, node: out };
     }
   }
 
-  private literal(c: number): string {
-    if (this.f.i) {
-      this.usedFold = true;
-      const orbit = foldOrbit(c);
-      return orbit.length === 1 ? cp(c) : `[${orbit.map(cp).join("")}]`;
-    }
-    this.usedNoFold = true;
-    return cp(c);
+  private literal(c: number): Node {
+    if (this.f.i) return charNode(foldOrbit(c).map((x) => [x, x] as const));
+    return charNode([[c, c]]);
   }
 
-  private atom(): string | undefined {
+  private atom(): Node | undefined {
     const c = this.next();
     switch (c) {
       case 0x28:
         return this.group();
       case 0x2e:
-        return this.f.s ? "[\\u{0}-\\u{10ffff}]" : "[^\\n]";
+        return this.f.s ? charNode(ANY) : charNode([[0x0a, 0x0a]], true);
       case 0x5e:
-        return this.f.m ? "(?<![^\\n])" : "^";
+        return { t: "assert", kind: this.f.m ? Assertion.BeginLine : Assertion.BeginText };
       case 0x24:
-        return this.f.m ? "(?![^\\n])" : "$";
+        return { t: "assert", kind: this.f.m ? Assertion.EndLine : Assertion.EndText };
       case 0x5b:
         return this.charClass();
       case 0x5c:
@@ -248,24 +301,24 @@ class Translator {
     }
   }
 
-  private group(): string | undefined {
-    if (this.peek() !== 0x3f) {
-      this.flags.push({ ...this.f });
-      const inner = this.alternation();
-      if (this.next() !== 0x29) throw new Re2SyntaxError("missing )");
-      this.flags.pop();
-      return `(?:${inner})`;
-    }
+  private groupBody(flags: Flags): Node {
+    // Go refuses nesting deeper than 1000 ("expression nests too deeply").
+    if (this.flags.length > MAX_NESTING) throw new Re2SyntaxError("expression nests too deeply");
+    this.flags.push(flags);
+    const inner = this.alternation();
+    if (this.next() !== 0x29) throw new Re2SyntaxError("missing )");
+    this.flags.pop();
+    return inner;
+  }
+
+  private group(): Node | undefined {
+    if (this.peek() !== 0x3f) return this.groupBody({ ...this.f });
     this.i++;
     const rest = this.src.slice(this.i);
     const named = /^P?<([A-Za-z0-9_]+)>/.exec(rest);
-    if (named !== null && (rest.startsWith("P<") || rest.startsWith("<"))) {
+    if (named !== null) {
       this.i += named[0].length;
-      this.flags.push({ ...this.f });
-      const inner = this.alternation();
-      if (this.next() !== 0x29) throw new Re2SyntaxError("missing )");
-      this.flags.pop();
-      return `(?:${inner})`;
+      return this.groupBody({ ...this.f });
     }
     const flags = { ...this.f };
     let neg = false;
@@ -295,72 +348,61 @@ class Translator {
           saw = false;
           continue;
         case 0x3a:
-        case 0x29: {
+        case 0x29:
           if (neg && !saw) throw new Re2SyntaxError("invalid or unsupported Perl syntax");
           if (c === 0x29) {
             this.flags[this.flags.length - 1] = flags;
             return undefined;
           }
-          this.flags.push(flags);
-          const inner = this.alternation();
-          if (this.next() !== 0x29) throw new Re2SyntaxError("missing )");
-          this.flags.pop();
-          return `(?:${inner})`;
-        }
+          return this.groupBody(flags);
         default:
           throw new Re2SyntaxError("invalid or unsupported Perl syntax");
       }
     }
   }
 
-  private classOf(ranges: readonly Range[], negated: boolean): string {
-    return `[${negated ? "^" : ""}${rangesSource(ranges)}]`;
-  }
-
   /** An escape outside a class. */
-  private escape(): string {
+  private escape(): Node {
     const c = this.peek();
     switch (c) {
       case -1:
         throw new Re2SyntaxError("trailing backslash at end of expression");
       case 0x41: // \A
         this.i++;
-        return "^";
+        return { t: "assert", kind: Assertion.BeginText };
       case 0x7a: // \z
         this.i++;
-        return "$";
+        return { t: "assert", kind: Assertion.EndText };
       case 0x62: // \b
         this.i++;
-        return "(?:(?<=[0-9A-Za-z_])(?![0-9A-Za-z_])|(?<![0-9A-Za-z_])(?=[0-9A-Za-z_]))";
+        return { t: "assert", kind: Assertion.WordBoundary };
       case 0x42: // \B
         this.i++;
-        return "(?:(?<=[0-9A-Za-z_])(?=[0-9A-Za-z_])|(?<![0-9A-Za-z_])(?![0-9A-Za-z_]))";
+        return { t: "assert", kind: Assertion.NotWordBoundary };
       case 0x51: {
         // \Q...\E
         this.i++;
         const end = this.src.indexOf("\\E", this.i);
         const lit = end < 0 ? this.src.slice(this.i) : this.src.slice(this.i, end);
         this.i = end < 0 ? this.src.length : end + 2;
-        let out = "";
-        for (const ch of lit) out += this.literal(ch.codePointAt(0) as number);
-        return `(?:${out})`;
+        const items: Node[] = [];
+        for (const ch of lit) items.push(this.literal(ch.codePointAt(0) as number));
+        return { t: "cat", items };
       }
     }
     const cls = this.perlOrUnicode();
-    if (cls !== undefined) return cls.negatedSource ?? cls.source;
+    if (cls !== undefined) return charNode(cls.ranges, cls.negated, cls.props);
     return this.literal(this.singleEscape());
   }
 
   /** \d \s \w \D \S \W \p \P at the cursor (after the backslash). */
-  private perlOrUnicode(): { source: string; negatedSource?: string; ranges?: readonly Range[]; negated?: boolean } | undefined {
+  private perlOrUnicode(): { ranges: readonly Range[]; props: readonly RegExp[]; negated: boolean } | undefined {
     const c = this.peek();
     const perl: Readonly<Record<number, readonly Range[]>> = { 0x64: DIGIT, 0x73: SPACE, 0x77: WORD };
     const lower = c | 0x20;
     if (perl[lower] !== undefined && (c === lower || c === (lower & ~0x20))) {
       this.i++;
-      const ranges = perl[lower] as readonly Range[];
-      const negated = c !== lower;
-      return { source: this.classOf(ranges, negated), ranges, negated };
+      return { ranges: perl[lower] as readonly Range[], props: [], negated: c !== lower };
     }
     if (c === 0x70 || c === 0x50) {
       this.i++;
@@ -380,7 +422,8 @@ class Translator {
         if (n === -1) throw new Re2SyntaxError("invalid character class range");
         name = String.fromCodePoint(n);
       }
-      return { source: unicodeClass(name, negated) };
+      const prop = unicodeProperty(name);
+      return prop === undefined ? { ranges: ANY, props: [], negated } : { ranges: [], props: [prop], negated };
     }
     return undefined;
   }
@@ -435,14 +478,16 @@ class Translator {
     throw new Re2SyntaxError("invalid escape sequence");
   }
 
-  private charClass(): string {
+  private charClass(): Node {
     let negated = false;
     if (this.peek() === 0x5e) {
       this.i++;
       negated = true;
     }
-    const items: string[] = [];
     const ranges: Range[] = [];
+    const props: RegExp[] = [];
+    // A negated \P or \W inside a class: its complement, as a sub-set to union in.
+    const subsets: CharSet[] = [];
     let first = true;
     for (;;) {
       const c = this.peek();
@@ -467,8 +512,9 @@ class Translator {
         this.i++;
         const cls = this.perlOrUnicode();
         if (cls !== undefined) {
-          if (cls.ranges !== undefined) ranges.push(...(cls.negated === true ? complement(cls.ranges) : cls.ranges));
-          else items.push(cls.source);
+          if (cls.props.length === 0) ranges.push(...(cls.negated ? complement(normalise(cls.ranges)) : cls.ranges));
+          else if (!cls.negated) props.push(...cls.props);
+          else subsets.push({ ranges: [], props: cls.props, negated: true });
           continue;
         }
         if (this.peek() === -1) throw new Re2SyntaxError("trailing backslash at end of expression");
@@ -490,33 +536,210 @@ class Translator {
       ranges.push([lo, hi]);
     }
     if (this.f.i) {
-      this.usedFold = true;
       const extra: Range[] = [];
       for (const [lo, hi] of ranges) {
         if (hi - lo > 5000) continue;
         for (let x = lo; x <= hi; x++) for (const y of foldOrbit(x)) if (y < lo || y > hi) extra.push([y, y]);
       }
       ranges.push(...extra);
-    } else {
-      this.usedNoFold = true;
     }
-    const body = rangesSource(ranges) + items.join("");
-    if (body === "") return negated ? "[\\u{0}-\\u{10ffff}]" : "[^\\u{0}-\\u{10ffff}]";
-    return `[${negated ? "^" : ""}${body}]`;
+    if (subsets.length === 0) return charNode(ranges, negated, props);
+    // [^…\PL…]: fold the negated property sets in through a predicate set.
+    const base: CharSet = { ranges: normalise(ranges), props, negated: false };
+    const all = [base, ...subsets];
+    const union: CharSet = { ranges: [], props: [{ test: (ch: string) => all.some((set) => inSet(set, ch.codePointAt(0) as number)) } as unknown as RegExp], negated };
+    return { t: "char", set: union };
+  }
+}
+
+const enum Op {
+  Char,
+  Split,
+  Jmp,
+  Assert,
+  Match,
+}
+
+interface Inst {
+  op: Op;
+  set: CharSet | undefined;
+  x: number;
+  y: number;
+  kind: Assertion;
+}
+
+/** Programs larger than this are refused (Go refuses some such patterns as "expression too large"). */
+const MAX_PROGRAM = 100_000;
+
+class Program {
+  readonly insts: Inst[] = [];
+
+  emit(op: Op, set?: CharSet, kind: Assertion = Assertion.BeginText): number {
+    if (this.insts.length >= MAX_PROGRAM) throw new Re2SyntaxError("expression too large");
+    this.insts.push({ op, set, x: -1, y: -1, kind });
+    return this.insts.length - 1;
+  }
+
+  compile(n: Node): void {
+    switch (n.t) {
+      case "char":
+        this.emit(Op.Char, n.set);
+        return;
+      case "assert":
+        this.emit(Op.Assert, undefined, n.kind);
+        return;
+      case "cat":
+        for (const item of n.items) this.compile(item);
+        return;
+      case "alt": {
+        const jumps: number[] = [];
+        n.items.forEach((item, k) => {
+          if (k < n.items.length - 1) {
+            const split = this.emit(Op.Split);
+            (this.insts[split] as Inst).x = split + 1;
+            this.compile(item);
+            jumps.push(this.emit(Op.Jmp));
+            (this.insts[split] as Inst).y = this.insts.length;
+          } else {
+            this.compile(item);
+          }
+        });
+        for (const j of jumps) (this.insts[j] as Inst).x = this.insts.length;
+        return;
+      }
+      case "rep": {
+        for (let k = 0; k < n.min; k++) this.compile(n.node);
+        if (n.max < 0) {
+          const split = this.emit(Op.Split);
+          (this.insts[split] as Inst).x = split + 1;
+          this.compile(n.node);
+          (this.insts[this.emit(Op.Jmp)] as Inst).x = split;
+          (this.insts[split] as Inst).y = this.insts.length;
+        } else {
+          const splits: number[] = [];
+          for (let k = n.min; k < n.max; k++) {
+            const split = this.emit(Op.Split);
+            (this.insts[split] as Inst).x = split + 1;
+            splits.push(split);
+            this.compile(n.node);
+          }
+          for (const sp of splits) (this.insts[sp] as Inst).y = this.insts.length;
+        }
+        return;
+      }
+    }
+  }
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || (c >= 0x61 && c <= 0x7a);
+}
+
+/** A compiled Go regular expression. @internal */
+export interface GoRegexp {
+  /** regexp.MatchString: whether the pattern matches anywhere in the text. */
+  test(text: string): boolean;
+}
+
+class NfaRegexp implements GoRegexp {
+  private readonly marks: Int32Array;
+  private stamp = 0;
+
+  constructor(private readonly insts: readonly Inst[]) {
+    this.marks = new Int32Array(insts.length);
+  }
+
+  test(text: string): boolean {
+    const insts = this.insts;
+    const n = text.length;
+    let clist: number[] = [];
+    let nlist: number[] = [];
+    const stack: number[] = [];
+    let prev = -1;
+    for (let pos = 0; ; ) {
+      const cur = pos < n ? (text.codePointAt(pos) as number) : -1;
+      // Epsilon closure of the carried threads plus a new thread at pc 0 (unanchored search).
+      if (++this.stamp === 0x7fffffff) {
+        this.marks.fill(0);
+        this.stamp = 1;
+      }
+      const stamp = this.stamp;
+      const marks = this.marks;
+      const seeds = nlist;
+      nlist = clist;
+      nlist.length = 0;
+      clist = [];
+      for (let k = seeds.length - 1; k >= 0; k--) stack.push(seeds[k] as number);
+      stack.push(0);
+      while (stack.length > 0) {
+        const pc = stack.pop() as number;
+        if (marks[pc] === stamp) continue;
+        marks[pc] = stamp;
+        const inst = insts[pc] as Inst;
+        switch (inst.op) {
+          case Op.Match:
+            return true;
+          case Op.Jmp:
+            stack.push(inst.x);
+            break;
+          case Op.Split:
+            stack.push(inst.y, inst.x);
+            break;
+          case Op.Char:
+            clist.push(pc);
+            break;
+          case Op.Assert: {
+            let ok: boolean;
+            switch (inst.kind) {
+              case Assertion.BeginText:
+                ok = pos === 0;
+                break;
+              case Assertion.EndText:
+                ok = pos === n;
+                break;
+              case Assertion.BeginLine:
+                ok = pos === 0 || prev === 0x0a;
+                break;
+              case Assertion.EndLine:
+                ok = pos === n || cur === 0x0a;
+                break;
+              case Assertion.WordBoundary:
+                ok = isWordChar(prev) !== isWordChar(cur);
+                break;
+              default:
+                ok = isWordChar(prev) === isWordChar(cur);
+            }
+            if (ok) stack.push(pc + 1);
+            break;
+          }
+        }
+      }
+      if (pos >= n) return false;
+      const next: number[] = nlist;
+      for (const pc of clist) if (inSet((insts[pc] as Inst).set as CharSet, cur)) next.push(pc + 1);
+      nlist = next;
+      clist = [];
+      prev = cur;
+      pos += cur > 0xffff ? 2 : 1;
+    }
   }
 }
 
 /**
  * Compiles a Go regular expression, or returns undefined where Go's
- * regexp.Compile fails. The RegExp has the `u` flag and is used with `test`.
+ * regexp.Compile fails. Matching is a Thompson NFA simulation: linear in the
+ * text for every pattern.
  * @internal
  */
-export function compileGoRegexp(pattern: string): RegExp | undefined {
+export function compileGoRegexp(pattern: string): GoRegexp | undefined {
   try {
-    const t = new Translator(pattern);
-    const source = t.translate();
-    return new RegExp(source, "u");
-  } catch {
-    return undefined;
+    const ast = new Translator(pattern).translate();
+    const prog = new Program();
+    prog.compile(ast);
+    prog.emit(Op.Match);
+    return new NfaRegexp(prog.insts);
+  } catch (e) {
+    if (e instanceof Re2SyntaxError || e instanceof RangeError) return undefined;
+    throw e;
   }
 }
