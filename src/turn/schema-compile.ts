@@ -209,11 +209,11 @@ class Compiler {
     private readonly draft: number,
   ) {}
 
-  /** Resolves a local reference: "#", "#/a/b" (percent-decoded, ~1 and ~0 unescaped). */
+  /** Resolves a reference into the document: "#", "#/a/b", or the document's own `$id` (`id`) with a fragment. */
   private resolve(ref: string): JNode {
     const hash = ref.indexOf("#");
     const base = hash < 0 ? ref : ref.slice(0, hash);
-    if (base !== "") {
+    if (base !== "" && !this.isSelf(base)) {
       if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]/.test(base)) fail(`Reference ${ref} is remote; remote references are not loaded`);
       fail(`Reference ${ref} must be canonical`);
     }
@@ -241,6 +241,28 @@ class Compiler {
       }
     }
     return node;
+  }
+
+  /** Whether a reference's URL (without fragment) names this document through its root `$id`. */
+  private isSelf(base: string): boolean {
+    if (!isMap(this.doc)) return false;
+    const id = this.doc.get("$id") ?? this.doc.get("id");
+    if (typeof id !== "string") return false;
+    try {
+      const root = new URL(id);
+      root.hash = "";
+      const target = new URL(base, root);
+      target.hash = "";
+      return target.href === root.href;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The pool key of a reference: its fragment, so that "#/x" and "<$id>#/x" are one schema. */
+  private refKey(ref: string): string {
+    const hash = ref.indexOf("#");
+    return hash < 0 ? "" : ref.slice(hash + 1);
   }
 
   parse(node: JNode | undefined, cur: SubSchema, depth: number): void {
@@ -272,7 +294,7 @@ class Compiler {
     if (m.has("$ref") && typeof m.get("$ref") !== "string") invalidType("string", "$ref");
     const ref = m.get("$ref");
     if (typeof ref === "string") {
-      const key = ref.startsWith("#") ? (ref === "#" ? "" : ref) : ref;
+      const key = this.refKey(ref);
       const pooled = this.refs.get(key);
       if (pooled !== undefined) {
         cur.refSchema = pooled;

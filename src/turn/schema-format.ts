@@ -159,18 +159,26 @@ function isQuoted(s: string): boolean {
   return /^"(?:[^"\\\r\n]|\\[\s\S])*"$/u.test(s);
 }
 
+/** Go's consumeAddrSpec over the whole text: local-part "@" domain, spaces allowed before each part and at the end. */
 function isAddrSpec(s: string): boolean {
-  const at = s.lastIndexOf("@");
-  if (at <= 0) return false;
-  const local = s.slice(0, at).trim();
-  const domain = s.slice(at + 1).trim();
-  if (!(isDotAtom(local) || isQuoted(local))) return false;
+  const t = s.replace(/^[ \t]+/, "");
+  let at: number;
+  if (t.startsWith('"')) {
+    const m = /^"(?:[^"\\\r\n]|\\[\s\S])*"/u.exec(t);
+    if (m === null) return false;
+    at = m[0].length;
+    if (t[at] !== "@") return false;
+  } else {
+    at = t.indexOf("@");
+    if (at <= 0 || !isDotAtom(t.slice(0, at))) return false;
+  }
+  const domain = t.slice(at + 1).replace(/^[ \t]+|[ \t]+$/g, "");
   if (domain.startsWith("[")) return /^\[[^[\]\\]*\]$/u.test(domain);
   return isDotAtom(domain);
 }
 
 function isEmail(s: string): boolean {
-  const t = s.trim();
+  const t = s.replace(/^[ \t]+|[ \t]+$/g, "");
   if (isAddrSpec(t)) return true;
   const lt = t.indexOf("<");
   if (lt < 0 || !t.endsWith(">")) return false;

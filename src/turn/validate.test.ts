@@ -212,3 +212,39 @@ test("the compiled-schema cache holds at most 128 texts", () => {
     error: "tool t validation error (args_invalid): argument validation failed: [(root): String length must be less than or equal to 0]",
   });
 });
+
+test("a reference through the document's own $id resolves inside it", () => {
+  const schema = '{"$id":"http://example.com/s.json","definitions":{"n":{"type":"integer"}},"properties":{"a":{"$ref":"http://example.com/s.json#/definitions/n"},"b":{"$ref":"#/definitions/n"},"c":{"$ref":"s.json#/definitions/n"}},"type":"object"}';
+  assert.deepEqual(validateArguments("t", schema, '{"a":1,"b":2,"c":3}'), { ok: true });
+  assert.deepEqual(validateArguments("t", schema, '{"a":"x"}'), {
+    ok: false,
+    class: "args_invalid",
+    error: "tool t validation error (args_invalid): argument validation failed: [a: Invalid type. Expected: integer, given: string]",
+  });
+});
+
+test("formats follow Go's checkers", () => {
+  const check = (format: string, value: string): boolean =>
+    validateArguments("t", `{"properties":{"v":{"format":${JSON.stringify(format)}}}}`, JSON.stringify({ v: value })).ok;
+  assert.equal(check("email", "Name <a@b.c>"), true);
+  assert.equal(check("email", '"a b"@c.d'), true);
+  assert.equal(check("email", "a @b.c"), false);
+  assert.equal(check("email", "a..b@c.d"), false);
+  assert.equal(check("date-time", "2024-02-29T10:00:00.5+01:00"), true);
+  assert.equal(check("date-time", "2023-02-29T10:00:00Z"), false);
+  assert.equal(check("date-time", "9:04:05"), true); // Go's hour field takes one digit
+  assert.equal(check("date", "2024-1-01"), false);
+  assert.equal(check("time", "24:00:00"), false);
+  assert.equal(check("ipv4", "1.2.3.256"), false);
+  assert.equal(check("ipv6", "::1"), true);
+  assert.equal(check("ipv6", "1:2:3:4:5:6:7:8:9"), false);
+  assert.equal(check("uri", "http://[::1]:80/x"), true);
+  assert.equal(check("uri", "http://a b/"), false);
+  assert.equal(check("uri-reference", "a:b/c"), true);
+  assert.equal(check("uri-reference", "%zz"), false);
+  assert.equal(check("uri-template", "/a/{b}/c"), true);
+  assert.equal(check("uri-template", "/a/{b"), false);
+  assert.equal(check("hostname", "a-b.example"), true);
+  assert.equal(check("regex", "(?<=a)"), false);
+  assert.equal(check("relative-json-pointer", "1/a"), true);
+});
