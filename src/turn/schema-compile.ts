@@ -95,19 +95,55 @@ function isBool(v: JNode | undefined): v is boolean {
   return typeof v === "boolean";
 }
 
-/** Go's marshalWithoutNumber: the value as Go re-encodes it after a round trip through float64. @internal */
+function canonicalNumber(n: GoNumber): string {
+  const f = Number(n.text);
+  if (!Number.isFinite(f)) throw new CompileError(`json: cannot unmarshal number ${n.text} into Go value of type float64`);
+  return goJsonMarshal(f);
+}
+
+/**
+ * Go's marshalWithoutNumber: the value as Go re-encodes it after a round
+ * trip through float64 (sorted keys, Go escaping). Iterative, so that the
+ * deepest value the reader accepts cannot exhaust the stack.
+ * @internal
+ */
 export function canonicalJson(v: JNode): string {
-  if (v === null) return "null";
-  if (typeof v === "boolean") return v ? "true" : "false";
   if (typeof v === "string") return goJsonString(v);
-  if (v instanceof GoNumber) {
-    const f = Number(v.text);
-    if (!Number.isFinite(f)) throw new CompileError(`json: cannot unmarshal number ${v.text} into Go value of type float64`);
-    return goJsonMarshal(f);
+  if (v instanceof GoNumber) return canonicalNumber(v);
+  if (!(v instanceof Map) && !Array.isArray(v)) return v === null ? "null" : v ? "true" : "false";
+  let out = "";
+  // Work items: a value to write, or literal text (a separator or a closing bracket).
+  const stack: ({ readonly text: string } | { readonly value: JNode })[] = [{ value: v }];
+  while (stack.length > 0) {
+    const item = stack.pop() as { readonly text: string } | { readonly value: JNode };
+    if ("text" in item) {
+      out += item.text;
+      continue;
+    }
+    const x = item.value;
+    if (typeof x === "string") out += goJsonString(x);
+    else if (x instanceof GoNumber) out += canonicalNumber(x);
+    else if (x === null) out += "null";
+    else if (typeof x === "boolean") out += x ? "true" : "false";
+    else if (Array.isArray(x)) {
+      out += "[";
+      stack.push({ text: "]" });
+      for (let i = x.length - 1; i >= 0; i--) {
+        stack.push({ value: x[i] as JNode });
+        if (i > 0) stack.push({ text: "," });
+      }
+    } else {
+      out += "{";
+      stack.push({ text: "}" });
+      const keys = [...x.keys()].sort(compareUtf8);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        stack.push({ value: x.get(k) as JNode });
+        stack.push({ text: `${i > 0 ? "," : ""}${goJsonString(k)}:` });
+      }
+    }
   }
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  const keys = [...v.keys()].sort(compareUtf8);
-  return `{${keys.map((k) => `${goJsonString(k)}:${canonicalJson(v.get(k) as JNode)}`).join(",")}}`;
+  return out;
 }
 
 function newSub(): SubSchema {

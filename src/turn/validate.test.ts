@@ -248,3 +248,21 @@ test("formats follow Go's checkers", () => {
   assert.equal(check("regex", "(?<=a)"), false);
   assert.equal(check("relative-json-pointer", "1/a"), true);
 });
+
+test("enum, const and uniqueItems compare the deepest accepted values without exhausting the stack", () => {
+  const deep = `${"[".repeat(9990)}1${"]".repeat(9990)}`;
+  assert.deepEqual(validateArguments("t", '{"properties":{"a":{"enum":[1]}}}', `{"a":${deep}}`), {
+    ok: false,
+    class: "args_invalid",
+    error: "tool t validation error (args_invalid): argument validation failed: [a: a must be one of the following: 1]",
+  });
+  assert.deepEqual(validateArguments("t", '{"properties":{"a":{"uniqueItems":true}}}', `{"a":[${deep},${deep}]}`), {
+    ok: false,
+    class: "args_invalid",
+    error: "tool t validation error (args_invalid): argument validation failed: [a: array items[0,1] must be unique]",
+  });
+  assert.deepEqual(validateResult("t", '{"required":["x"]}', `{"a":${deep}}`), {
+    ok: false,
+    error: "result validation failed: coercion failed: tool t validation error (result_invalid): result validation failed: [(root): x is required]",
+  });
+});
