@@ -6,7 +6,7 @@
 
 import { compareUtf8, goJsonMarshal, goJsonString } from "../core/index.js";
 import { GoNumber, readGoJson, type JNode, type JObject } from "./schema-json.js";
-import { decIsInt, formatBigFloat, parseDec, type Dec } from "./schema-number.js";
+import { formatBigFloat, parseDec, type Dec } from "./schema-number.js";
 import { compileGoRegexp, type GoRegexp } from "./schema-regex.js";
 import { isKnownFormat } from "./schema-format.js";
 
@@ -636,9 +636,4 @@ export function compileSchema(text: string): Compiled {
     if (e instanceof RangeError) return { ok: false, message: `schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels` };
     throw e;
   }
-}
-
-/** Whether a number literal is whole (gojsonschema's checkJSONInteger). @internal */
-export function isWholeNumber(text: string): boolean {
-  return decIsInt(parseDec(text));
 }
