@@ -28,6 +28,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   conformance: ["core", "contract"],
   runtime: ["core", "headers", "contract", "registry", "client-tools", "records", "grpc", "gen/grpc/health"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
+  turn: ["core", "manifest", "reconcile", "client-tools"],
   cli: ["*"],
   gen: ["gen"],
   entry: ["*"],
