@@ -8,12 +8,14 @@
  *
  * ```ts
  * validateArguments(toolName, schemaJson, argsText): ArgumentCheck
- *   // ok, or { ok: false, class, error } where the model sees "Error: " + error
+ *   // schemaJson undefined or "" = no schema: { ok: true } without reading the arguments
+ *   // { ok: true }, or { ok: false, class, error } where the model sees "Error: " + error
  *   //   class "args_invalid":   "tool <name> validation error (args_invalid): argument validation failed: [<e1> <e2> …]"
  *   //   class "not_json":       "validation error for tool <name>: <Go decoder message>"
  *   //   class "schema_invalid": "invalid input schema for tool <name>: <gojsonschema compile message>"
  * validateResult(toolName, outputSchemaJson, resultText): ResultCheck
- *   // ok with the bytes that go on (the result itself, or Go's re-encoding of it),
+ *   // { ok: true, result } with the bytes that go on to formatting (resultText itself,
+ *   // or Go's re-encoding of it when only that validates),
  *   // or { ok: false, error } where the model sees "Tool execution failed: " + error:
  *   //   "result validation failed: coercion failed: tool <name> validation error (result_invalid): result validation failed: [...]"
  *   //   "result validation failed: cannot parse result for coercion: <Go json.Unmarshal message>"
@@ -25,6 +27,14 @@
  * kept in a least-recently-used cache of 128 entries keyed by the exact text,
  * as PromptKit's validator does; a schema that does not compile is cached as
  * its failure.
+ *
+ * Limits that Go does not have (each a typed failure, never a thrown error):
+ * a schema nested deeper than 512 levels does not compile (`schema_invalid`),
+ * and validation that would descend more than 1000 schema levels (only a
+ * recursive `$ref` over deeply nested arguments can) stops with
+ * `args_invalid` and `[<field>: Nesting deeper than 1000 schema levels is not
+ * validated]`. Arguments nested deeper than 10000 levels fail to decode with
+ * Go's own message (`not_json`).
  * @packageDocumentation
  */
 
