@@ -9,6 +9,7 @@ import { GoNumber, readGoJson, type JNode, type JObject } from "./schema-json.js
 import { formatBigFloat, parseDec, type Dec } from "./schema-number.js";
 import { compileGoRegexp, type GoRegexp } from "./schema-regex.js";
 import { isKnownFormat } from "./schema-format.js";
+import { META_SCHEMAS } from "./schema-meta.js";
 
 /** A numeric bound: its exact value and its text in messages. @internal */
 export interface Bound {
@@ -237,31 +238,66 @@ function detectDraft(doc: JNode): number | undefined {
   }
 }
 
+/** The document a subschema lives in: refs without a URL resolve inside it. */
+interface DocCtx {
+  readonly doc: JNode;
+  /** The document's URL without fragment ("" for the schema being compiled). */
+  readonly base: string;
+  readonly draft: number;
+}
+
 class Compiler {
   private readonly refs = new Map<string, SubSchema>();
+  private readonly metas = new Map<string, DocCtx>();
+  private draft: number;
 
   constructor(
     private readonly doc: JNode,
-    private readonly draft: number,
-  ) {}
+    rootDraft: number,
+  ) {
+    this.draft = rootDraft;
+  }
 
-  /** Resolves a reference into the document: "#", "#/a/b", or the document's own `$id` (`id`) with a fragment. */
-  private resolve(ref: string): JNode {
+  /** A $ref's target document, fragment and pool key, as gojsonschema's schema pool finds them. */
+  private target(ref: string, dc: DocCtx): { ctx: DocCtx; fragment: string; key: string } {
     const hash = ref.indexOf("#");
     const base = hash < 0 ? ref : ref.slice(0, hash);
-    if (base !== "" && !this.isSelf(base)) {
-      if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]/.test(base)) fail(`Reference ${ref} is remote; remote references are not loaded`);
-      fail(`Reference ${ref} must be canonical`);
+    const fragment = hash < 0 ? "" : ref.slice(hash + 1);
+    if (base === "") return { ctx: dc, fragment, key: `${dc.base}#${fragment}` };
+    let absolute = base;
+    try {
+      absolute = dc.base === "" ? base : new URL(base, dc.base).href;
+    } catch {
+      // keep it as written
     }
-    let fragment = hash < 0 ? "" : ref.slice(hash + 1);
+    const hashless = absolute.replace(/#.*$/s, "");
+    const meta = META_SCHEMAS.get(hashless);
+    if (meta !== undefined) {
+      let ctx = this.metas.get(hashless);
+      if (ctx === undefined) {
+        const read = readGoJson(meta, "decoder");
+        const doc = read.ok ? read.value : null;
+        ctx = { doc, base: hashless, draft: detectDraft(doc) ?? this.draft };
+        this.metas.set(hashless, ctx);
+      }
+      return { ctx, fragment, key: `${hashless}#${fragment}` };
+    }
+    if (dc.base === "" && this.isSelf(base)) return { ctx: dc, fragment, key: `#${fragment}` };
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(absolute)) fail(`Reference ${ref} is remote; remote references are not loaded`);
+    fail(`Reference ${ref} must be canonical`);
+  }
+
+  /** Resolves a JSON pointer (the fragment, percent-decoded, ~1 and ~0 unescaped) in a document. */
+  private resolve(ref: string, doc: JNode, fragmentText: string): JNode {
+    let fragment = fragmentText;
     try {
       fragment = decodeURIComponent(fragment);
     } catch {
       fail(`parse "${ref}": invalid URL escape`);
     }
-    if (fragment === "") return this.doc;
+    if (fragment === "") return doc;
     if (!fragment.startsWith("/")) fail(`Object has no key '${fragment}'`);
-    let node: JNode = this.doc;
+    let node: JNode = doc;
     for (const token of fragment.slice(1).split("/")) {
       if (isMap(node)) {
         const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
@@ -295,14 +331,18 @@ class Compiler {
     }
   }
 
-  /** The pool key of a reference: its fragment, so that "#/x" and "<$id>#/x" are one schema. */
-  private refKey(ref: string): string {
-    const hash = ref.indexOf("#");
-    return hash < 0 ? "" : ref.slice(hash + 1);
+  parse(node: JNode | undefined, cur: SubSchema, depth: number, dc: DocCtx): void {
+    if (depth > MAX_SCHEMA_DEPTH) fail(`schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+    const saved = this.draft;
+    this.draft = dc.draft;
+    try {
+      this.parseNode(node, cur, depth, dc);
+    } finally {
+      this.draft = saved;
+    }
   }
 
-  parse(node: JNode | undefined, cur: SubSchema, depth: number): void {
-    if (depth > MAX_SCHEMA_DEPTH) fail(`schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  private parseNode(node: JNode | undefined, cur: SubSchema, depth: number, dc: DocCtx): void {
     const draft = this.draft;
     if (draft >= DRAFT6 && isBool(node)) {
       cur.pass = node;
@@ -322,7 +362,7 @@ class Compiler {
       for (const k of [...defs.keys()].sort(compareUtf8)) {
         const dv = defs.get(k);
         if (!isMap(dv) && !isBool(dv)) invalidType("array of schemas", "definitions");
-        this.parse(dv, newSub(), d);
+        this.parse(dv, newSub(), d, dc);
       }
     }
     if (m.has("title") && typeof m.get("title") !== "string") invalidType("string", "title");
@@ -330,16 +370,16 @@ class Compiler {
     if (m.has("$ref") && typeof m.get("$ref") !== "string") invalidType("string", "$ref");
     const ref = m.get("$ref");
     if (typeof ref === "string") {
-      const key = this.refKey(ref);
-      const pooled = this.refs.get(key);
+      const where = this.target(ref, dc);
+      const pooled = this.refs.get(where.key);
       if (pooled !== undefined) {
         cur.refSchema = pooled;
       } else {
         const target = newSub();
-        this.refs.set(key, target);
-        const refd = this.resolve(ref);
+        this.refs.set(where.key, target);
+        const refd = this.resolve(ref, where.ctx.doc, where.fragment);
         if (!isMap(refd) && !isBool(refd)) fail("valid schema must be of type object");
-        this.parse(refd, target, d);
+        this.parse(refd, target, d, where.ctx);
         cur.refSchema = target;
         return;
       }
@@ -371,7 +411,7 @@ class Compiler {
         const child = newSub();
         cur.properties.push([k, child]);
         cur.propertyNames.add(k);
-        this.parse(props.get(k), child, d);
+        this.parse(props.get(k), child, d, dc);
       }
     }
 
@@ -381,7 +421,7 @@ class Compiler {
       else if (isMap(ap)) {
         const child = newSub();
         cur.additionalProperties = child;
-        this.parse(ap, child, d);
+        this.parse(ap, child, d, dc);
       } else invalidType("boolean/valid schema", "additionalProperties");
     }
 
@@ -394,7 +434,7 @@ class Compiler {
           const re = compileGoRegexp(k);
           if (re === undefined) fail(`Invalid regex pattern '${k}'`);
           const child = newSub();
-          this.parse(pp.get(k), child, d);
+          this.parse(pp.get(k), child, d, dc);
           cur.patternProperties.push([re, child]);
         }
       }
@@ -405,7 +445,7 @@ class Compiler {
       if (!isMap(pn) && !isBool(pn)) invalidType("valid schema", "patternProperties");
       const child = newSub();
       cur.propertyNamesSchema = child;
-      this.parse(pn, child, d);
+      this.parse(pn, child, d, dc);
     }
 
     if (m.has("dependencies")) {
@@ -423,7 +463,7 @@ class Compiler {
           }
         } else if (isMap(dv) || isBool(dv)) {
           const child = newSub();
-          this.parse(dv, child, d);
+          this.parse(dv, child, d, dc);
           cur.dependencies.set(k, child);
         } else fail("dependency must be of type schema or array of strings");
       }
@@ -436,13 +476,13 @@ class Compiler {
           if (!isMap(it) && !isBool(it)) invalidType("valid schema/array of schemas", "items");
           const child = newSub();
           cur.items.push(child);
-          this.parse(it, child, d);
+          this.parse(it, child, d, dc);
           cur.itemsSingle = false;
         }
       } else if (isMap(items) || isBool(items)) {
         const child = newSub();
         cur.items.push(child);
-        this.parse(items, child, d);
+        this.parse(items, child, d, dc);
         cur.itemsSingle = true;
       } else invalidType("valid schema/array of schemas", "items");
     }
@@ -453,7 +493,7 @@ class Compiler {
       else if (isMap(ai)) {
         const child = newSub();
         cur.additionalItems = child;
-        this.parse(ai, child, d);
+        this.parse(ai, child, d, dc);
       } else invalidType("boolean/valid schema", "additionalItems");
     }
 
@@ -534,7 +574,7 @@ class Compiler {
     if (m.has("contains") && draft >= DRAFT6) {
       const child = newSub();
       cur.contains = child;
-      this.parse(m.get("contains"), child, d);
+      this.parse(m.get("contains"), child, d, dc);
     }
 
     if (m.has("const") && draft >= DRAFT6) cur.constValue = canonicalJson(m.get("const") as JNode);
@@ -552,21 +592,21 @@ class Compiler {
       cur.enumText = cur.enumValues.join(", ");
     }
 
-    this.list(m, "oneOf", "oneOf", cur.oneOf, d);
-    this.list(m, "anyOf", "anyOf", cur.anyOf, d);
-    this.list(m, "allOf", "anyOf", cur.allOf, d);
+    this.list(m, "oneOf", "oneOf", cur.oneOf, d, dc);
+    this.list(m, "anyOf", "anyOf", cur.anyOf, d, dc);
+    this.list(m, "allOf", "anyOf", cur.allOf, d, dc);
 
     if (m.has("not")) {
       const n = m.get("not");
       if (!isMap(n) && !isBool(n)) fail("not must be of an object");
       cur.not = newSub();
-      this.parse(n, cur.not, d);
+      this.parse(n, cur.not, d, dc);
     }
 
     if (draft >= DRAFT7) {
-      cur.ifSchema = this.conditional(m, "if", d);
-      cur.thenSchema = this.conditional(m, "then", d);
-      cur.elseSchema = this.conditional(m, "else", d);
+      cur.ifSchema = this.conditional(m, "if", d, dc);
+      cur.thenSchema = this.conditional(m, "then", d, dc);
+      cur.elseSchema = this.conditional(m, "else", d, dc);
     }
     cur.hasNumberChecks =
       cur.multipleOf !== undefined || cur.maximum !== undefined || cur.exclusiveMaximum !== undefined || cur.minimum !== undefined || cur.exclusiveMinimum !== undefined;
@@ -574,23 +614,23 @@ class Compiler {
       cur.anyOf.length > 0 || cur.oneOf.length > 0 || cur.allOf.length > 0 || cur.not !== undefined || cur.dependencies !== undefined || cur.ifSchema !== undefined;
   }
 
-  private conditional(m: JObject, key: string, depth: number): SubSchema | undefined {
+  private conditional(m: JObject, key: string, depth: number, dc: DocCtx): SubSchema | undefined {
     if (!m.has(key)) return undefined;
     const v = m.get(key);
     if (!isMap(v) && !isBool(v)) fail(`${key} must be of an object`);
     const child = newSub();
-    this.parse(v, child, depth);
+    this.parse(v, child, depth, dc);
     return child;
   }
 
-  private list(m: JObject, key: string, errorKey: string, into: SubSchema[], depth: number): void {
+  private list(m: JObject, key: string, errorKey: string, into: SubSchema[], depth: number, dc: DocCtx): void {
     if (!m.has(key)) return;
     const v = m.get(key);
     if (!Array.isArray(v)) fail(`${errorKey} must be of an array`);
     for (const s of v) {
       const child = newSub();
       into.push(child);
-      this.parse(s, child, depth);
+      this.parse(s, child, depth, dc);
     }
   }
 
@@ -629,7 +669,7 @@ export function compileSchema(text: string): Compiled {
     if (!isMap(doc) && !isBool(doc)) fail("schema is invalid");
     const draft = detectDraft(doc) ?? HYBRID;
     const root = newSub();
-    new Compiler(doc, draft).parse(doc, root, 0);
+    new Compiler(doc, draft).parse(doc, root, 0, { doc, base: "", draft });
     return { ok: true, root };
   } catch (e) {
     if (e instanceof CompileError) return { ok: false, message: e.message };

@@ -266,3 +266,14 @@ test("enum, const and uniqueItems compare the deepest accepted values without ex
     error: "result validation failed: coercion failed: tool t validation error (result_invalid): result validation failed: [(root): x is required]",
   });
 });
+
+test("a $ref to the draft 4, 6 or 7 meta-schema uses gojsonschema's bundled copy, with that draft's rules", () => {
+  const schema = '{"properties":{"s":{"$ref":"http://json-schema.org/draft-07/schema#"}},"type":"object"}';
+  assert.deepEqual(validateArguments("t", schema, '{"s":{"type":"string","minLength":1}}'), { ok: true });
+  assert.deepEqual(validateArguments("t", schema, '{"s":{"minLength":-1}}'), {
+    ok: false,
+    class: "args_invalid",
+    error:
+      "tool t validation error (args_invalid): argument validation failed: [s.minLength: Must be greater than or equal to 0 s.minLength: Must validate all the schemas (allOf)]",
+  });
+});
