@@ -129,3 +129,22 @@ test("a policy denial reads Tool execution failed: tool call denied by policy: â
     await broker.close();
   }
 });
+
+test("execute() gets a recordResult hook that maps the result to the model's text; the truncation warning is logged once", async () => {
+  const seen: { args: string; record: unknown }[] = [];
+  const executor: TurnExecutor = {
+    tools: [{ name: "t", description: "d", inputSchema: { type: "object", properties: { n: { type: "integer" } } }, handlerName: "h", handlerType: "http", execution: "server" }],
+    execute: async (call, _ctx, hooks) => {
+      const resultJson = '{"b":"xyz","a":1}';
+      seen.push({ args: call.arguments, record: hooks?.recordResult(resultJson) });
+      return { status: "success", resultJson };
+    },
+    completeClientCall: () => ({ status: "success", resultJson: "{}" }),
+  };
+  const logger = createCaptureLogger();
+  const round = await createTurn(executor, { maxResultBytes: 12, logger }).run([{ id: "1", name: "t", arguments: '{"n":"7"}' }]);
+  const text = '{\n  "a": 1,\n\n... [truncated, 26 bytes exceeded limit of 12 bytes]';
+  assert.deepEqual(seen, [{ args: '{"n":7}', record: text }]);
+  assert.deepEqual(round.messages, [{ callId: "1", name: "t", content: text, isError: false }]);
+  assert.deepEqual(logger.lines, [{ level: "warn", message: "Tool result truncated", fields: { tool: "t", size: 26, limit: 12 } }]);
+});
