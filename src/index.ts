@@ -199,6 +199,23 @@ export type {
 export { reconcileTools, EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./reconcile/index.js";
 export type { ReconcilablePack, ServedTools, ReconcileOptions, ReconcileResult, Mismatch, MismatchKind } from "./reconcile/index.js";
 
+// turn: the PromptKit provider stage in front of the executor, what the model sees
+export { createTurn, TurnError, DEFAULT_MAX_PARALLEL_CALLS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_REPEAT_THRESHOLD, DEFAULT_MAX_ROUNDS } from "./turn/index.js";
+export type {
+  Turn,
+  TurnOptions,
+  TurnExecutor,
+  TurnExecuteHooks,
+  TurnOutcome,
+  TurnCall,
+  TurnToolCall,
+  TurnTool,
+  TurnMessage,
+  TurnRound,
+  TurnCompletion,
+  TurnFailure,
+} from "./turn/index.js";
+
 // the executor pipeline, platform tools, policy hook, records, client tools
 export {
   createToolExecutor,
@@ -216,6 +233,7 @@ export type {
   ToolExecutorOptions,
   ToolExecutorEvents,
   DelegationSource,
+  ToolCallHooks,
   ToolCall,
   CallContext,
   ToolOutcome,

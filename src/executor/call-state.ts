@@ -6,6 +6,7 @@ import type { OpenApiOperation } from "../openapi/index.js";
 import type { ExecutableHandler } from "../backends/index.js";
 import type { CallSpan } from "../telemetry/index.js";
 import type { CallContext, ToolCall } from "./outcome.js";
+import type { ToolCallHooks } from "./types.js";
 import { parseArguments } from "./stages/parse-arguments.js";
 
 const NONE: Readonly<Record<string, string>> = Object.freeze({});
@@ -49,6 +50,8 @@ export class CallState {
   attempts = 0;
   /** The call's `omnia.tool.call` span, when telemetry is on (opened once the tool is resolved). */
   span: CallSpan | undefined = undefined;
+  /** The caller's per-call hooks (a turn's record mapping). */
+  hooks: ToolCallHooks | undefined = undefined;
   /** Writes the span's trace context into an HTTP attempt's headers, when propagation is on. */
   injectTrace: ((headers: Record<string, string>) => void) | undefined = undefined;
 

@@ -20,7 +20,7 @@ import { resolveCredentials } from "./stages/credentials.js";
 import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./stages/parse-arguments.js";
 import { decidePolicy } from "./stages/policy.js";
 import { resolveTool } from "./stages/resolve-tool.js";
-import type { ToolExecutor, ToolExecutorOptions } from "./types.js";
+import type { ToolCallHooks, ToolExecutor, ToolExecutorOptions } from "./types.js";
 
 /** What a stage returns: an outcome ends the call, undefined goes on. */
 type Step = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
@@ -99,10 +99,11 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
    * undefined to go on; a stage with nothing to wait for returns synchronously,
    * and only a promise is awaited (each await costs the call a microtask).
    */
-  async function execute(call: ToolCall, ctx: CallContext = {}): Promise<ToolOutcome> {
+  async function execute(call: ToolCall, ctx: CallContext = {}, hooks?: ToolCallHooks): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
     logExecuteEnter(logger, call.name);
     const state = new CallState(call, ctx, clock.now(), maxArgumentBytes);
+    if (hooks !== undefined) state.hooks = hooks;
     rt.report.started(state);
     let step: Step = resolveTool(rt, state);
     if (step !== undefined && (step = await step) !== undefined) return step;

@@ -137,7 +137,7 @@ export function createReport(deps: {
         ...registryFields,
         status: ending.status,
         arguments: state.recordedArgs,
-        ...(ending.status === "success" ? { result: ending.result, resultJson: ending.resultJson } : { errorMessage: recordMessage ?? ending.message }),
+        ...(ending.status === "success" ? recordedResult(state, ending.result, ending.resultJson) : { errorMessage: recordMessage ?? ending.message }),
         ...(audit === undefined ? {} : { policyAudit: audit }),
         startedAt: state.startedAt,
         durationMs,
@@ -220,4 +220,18 @@ function traceInjector(span: { inject(headers: Record<string, string>): void }, 
       if (value !== undefined) headers[name] = value;
     }
   };
+}
+
+/** A success's record fields: the tools layer's result, or what the caller's hook says the model was shown. */
+function recordedResult(state: CallState, result: JsonValue, resultJson: string): { result: JsonValue; resultJson: string } {
+  const map = state.hooks?.recordResult;
+  if (map === undefined) return { result, resultJson };
+  let shown: JsonValue;
+  try {
+    shown = map(resultJson);
+  } catch {
+    // A hook that throws changes nothing: the record keeps the tools layer's result.
+    return { result, resultJson };
+  }
+  return { result: shown, resultJson: typeof shown === "string" ? shown : JSON.stringify(shown) };
 }

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from "../core/index.js";
+import type { Clock, JsonValue, Logger } from "../core/index.js";
 import type { ToolDescriptor, ToolRegistry } from "../manifest/index.js";
 import type { AgentInfo, Identity } from "../headers/index.js";
 import type { CircuitBreakers } from "../breaker/index.js";
@@ -102,6 +102,21 @@ export interface ToolExecutorOptions {
 }
 
 /**
+ * Per-call hooks of {@link ToolExecutor.execute}, for a stage in front of the
+ * executor (such as `createTurn`) that shows the model something other than
+ * the tools layer's result.
+ * @public
+ */
+export interface ToolCallHooks {
+  /**
+   * Maps a success's `resultJson` to what the call's record holds as `result`
+   * and `resultJson`: the text the model is shown (formatted and cut to size),
+   * as Omnia's session row holds it. The outcome itself is unchanged.
+   */
+  readonly recordResult?: (resultJson: string) => JsonValue;
+}
+
+/**
  * Executes tool calls the way Omnia's runtime does.
  * @public
  */
@@ -113,7 +128,7 @@ export interface ToolExecutor {
    * Resolves to an outcome for every backend or model fault.
    * @throws ClosedError after `close()`; AbortedError when `ctx.signal` aborts
    */
-  execute(call: ToolCall, ctx?: CallContext): Promise<ToolOutcome>;
+  execute(call: ToolCall, ctx?: CallContext, hooks?: ToolCallHooks): Promise<ToolOutcome>;
   /**
    * Completes a client call with the client's answer and records it.
    * @throws UnknownClientCallError for a call id that is not pending

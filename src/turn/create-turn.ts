@@ -1,0 +1,251 @@
+// The provider stage of one model turn (PromptKit runtime/v1.5.5
+// stages_provider.go, as Omnia 1.3.0 runs it): what the model is offered, and
+// for each assistant message the identical-call guard → the parallel batch →
+// the results in call order → exclusion after repeated failure → the round limit.
+import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
+import type { ToolDescriptor } from "../manifest/index.js";
+import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
+import { reconcileTools } from "../reconcile/index.js";
+import { reencodeClientResult } from "./format.js";
+import { LoopState, repeatedCallText } from "./guards.js";
+import { runBatch } from "./round.js";
+import { argumentsText, runCall, type CallDeps, type CallResult } from "./run-call.js";
+import { packTool, ToolCatalog } from "./tool-catalog.js";
+import { TurnError } from "./turn-error.js";
+import type { Turn, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnTool } from "./types.js";
+
+/** PromptKit's `defaultMaxParallelToolCalls`. @public */
+export const DEFAULT_MAX_PARALLEL_CALLS = 10;
+/** PromptKit's `DefaultMaxToolResultSize`, in bytes. @public */
+export const DEFAULT_MAX_RESULT_BYTES = 1_048_576;
+/** PromptKit's `defaultMaxIdenticalCalls`. @public */
+export const DEFAULT_REPEAT_THRESHOLD = 3;
+/** PromptKit's `defaultMaxRounds`. @public */
+export const DEFAULT_MAX_ROUNDS = 50;
+
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger"]);
+const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds"] as const;
+
+/**
+ * Starts one model turn over an executor: the PromptKit provider stage that
+ * sits in front of Omnia's tools layer, so that the model is offered, and
+ * reads, exactly what it would under Omnia's runtime.
+ *
+ * For each call of a round: the tool is looked up by exact name
+ * (`Error: tool not found: <name>`); its arguments are coerced to the schema
+ * (the pack's `parameters` for a tool the pack defines, else the registry's
+ * `inputSchema`) and validated (`Error: tool <name> validation error
+ * (args_invalid): …`; the executor is never called); the executor runs with
+ * the coerced arguments (a client tool's request keeps the model's own); a
+ * success is checked against the output schema of a registry-only http or
+ * grpc tool, formatted (sorted keys, 2-space indent; a string bare; `null` as
+ * `<nil>`) and cut at `maxResultBytes`; a failure reads `Tool execution
+ * failed: <message>`; a client's refusal `Tool rejected: <reason>`.
+ *
+ * A round runs at most `maxParallelCalls` calls at once, started in call
+ * order, and gives its messages in call order. Client calls are left out of
+ * the messages and listed in `pending`; their messages come from
+ * `turn.complete()`, and the next round starts a fresh tool loop (every
+ * counter below back to zero), as PromptKit's resume does. A tool whose
+ * results were errors twice leaves `turn.tools` (it still runs when called).
+ * The `repeatThreshold`-th identical call is not executed and gets the
+ * `Repeated call ignored: …` text (those texts first, then the round's other
+ * results); a second such round fails the turn, and so does finishing round
+ * `maxRounds`. A limit of 0 disables it.
+ *
+ * MCP and OpenAPI tools are known once discovered: call the executor's
+ * `refresh()` before the turn.
+ *
+ * @example
+ * ```ts
+ * const turn = createTurn(executor, { pack, prompt: "support", ctx: { identity } });
+ * const reply = await model.send(messages, turn.tools);
+ * const round = await turn.run(reply.toolCalls);
+ * messages.push(...round.messages);
+ * ```
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option, a negative or fractional limit, or a prompt the pack lacks
+ * @public
+ */
+export function createTurn<Context = unknown>(executor: TurnExecutor<Context>, options: TurnOptions<Context> = {}): Turn {
+  validate(executor, options);
+  const pack = options.pack;
+  const prompt = options.prompt ?? (pack === undefined ? undefined : Object.keys(pack.prompts)[0]);
+  const logger: Logger = options.logger ?? noopLogger;
+  const maxParallelCalls = options.maxParallelCalls ?? DEFAULT_MAX_PARALLEL_CALLS;
+  const repeatThreshold = options.repeatThreshold ?? DEFAULT_REPEAT_THRESHOLD;
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  const catalog = new ToolCatalog(pack);
+  const deps: CallDeps<Context> = { executor, ctx: options.ctx, catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger };
+
+  let loop = new LoopState();
+  let suspended = false;
+  let running = false;
+  let failed: TurnError | undefined;
+  const pendingNames = new Map<string, string>();
+  let offered: { source: readonly ToolDescriptor[]; excluded: number; tools: readonly TurnTool[] } | undefined;
+
+  function offeredTools(): readonly TurnTool[] {
+    const source = executor.tools;
+    if (offered !== undefined && offered.source === source && offered.excluded === loop.excluded.size) return offered.tools;
+    catalog.sync(source);
+    let names: string[];
+    if (pack === undefined) names = source.map((d) => d.name);
+    else {
+      // Pack ∩ served plus the implicit namespaces; the host reports mismatches once, at startup.
+      const only = prompt === undefined ? { prompts: {} } : { prompts: { [prompt]: pack.prompts[prompt] ?? {} } };
+      const result = reconcileTools(only, { tools: source });
+      names = (prompt === undefined ? result.offered : result.byPrompt[prompt]) ?? [];
+    }
+    const seen = new Set<string>();
+    const tools: TurnTool[] = [];
+    for (const name of names) {
+      if (seen.has(name) || loop.excluded.has(name)) continue;
+      seen.add(name);
+      const descriptor = catalog.served(name);
+      if (descriptor === undefined) continue;
+      const defined = packTool(pack, name);
+      tools.push(
+        Object.freeze(
+          defined === undefined
+            ? { name, description: descriptor.description, inputSchema: descriptor.inputSchema }
+            : { name, description: defined.description ?? "", inputSchema: (defined.parameters ?? {}) as JsonValue },
+        ),
+      );
+    }
+    // Byte order of the names, as Go's sort of the descriptors.
+    tools.sort((a, b) => compareUtf8(a.name, b.name));
+    const frozen = Object.freeze(tools);
+    offered = { source, excluded: loop.excluded.size, tools: frozen };
+    return frozen;
+  }
+
+  async function run(calls: readonly TurnCall[]): Promise<TurnRound> {
+    if (failed !== undefined) throw failed;
+    if (running) throw new TurnError("round-in-progress", "turn.run: the previous round has not finished; run one round at a time");
+    if (!Array.isArray(calls)) throw new InvalidOptionError(`turn.run: calls must be an array of { id, name, arguments }; got ${calls === null ? "null" : typeof calls}`);
+    calls.forEach((c, i) => {
+      if (c === null || typeof c !== "object" || typeof c.id !== "string" || typeof c.name !== "string") {
+        throw new InvalidOptionError(`turn.run: calls[${i}] must be { id: string, name: string, arguments }; got ${c === null ? "null" : typeof c !== "object" ? typeof c : `id: ${typeof c.id}, name: ${typeof c.name}`}`);
+      }
+    });
+    if (calls.length === 0) return { messages: [], pending: [] };
+    running = true;
+    try {
+      return await runRound(calls);
+    } finally {
+      running = false;
+    }
+  }
+
+  async function runRound(calls: readonly TurnCall[]): Promise<TurnRound> {
+    // A round after a client hand-off is PromptKit's resume: a new tool loop.
+    if (suspended) {
+      loop = new LoopState();
+      suspended = false;
+    }
+    loop.rounds++;
+    if (maxRounds > 0 && loop.rounds > maxRounds) throw fail(maxRoundsError([]));
+    catalog.sync(executor.tools);
+    const items = calls.map((c) => ({ id: c.id, name: c.name, text: argumentsText(c.arguments) }));
+
+    const repeated = loop.repeatedCalls(items, repeatThreshold);
+    if (repeated !== undefined) {
+      if (loop.nudged) {
+        throw fail(new TurnError("tool-loop", `provider stage: tool loop persisted after a self-correction nudge: ${goQuote(repeated.first)} called with identical arguments`, { toolName: repeated.first }));
+      }
+      loop.nudged = true;
+      logger.warn("identical tool-call loop detected; feeding it back to the model for one self-correction attempt", { tool: repeated.first });
+      // The repeated calls' notices first, then the other calls' results; client calls of
+      // this round are dropped, failures are not counted, and the round limit is not checked.
+      const messages: TurnMessage[] = [];
+      const rest: typeof items = [];
+      for (const item of items) {
+        if (repeated.ids.has(item.id)) messages.push({ callId: item.id, name: item.name, content: repeatedCallText(item.name, repeatThreshold), isError: false });
+        else rest.push(item);
+      }
+      const results = await runBatch(rest, maxParallelCalls, (item) => runCall(item, deps, true));
+      rethrow(results);
+      for (const r of results) if (r.kind === "message") messages.push(r.message);
+      return { messages, pending: [] };
+    }
+
+    const results = await runBatch(items, maxParallelCalls, (item) => runCall(item, deps, false));
+    rethrow(results);
+    const messages: TurnMessage[] = [];
+    const pending: ClientToolRequest[] = [];
+    for (const r of results) {
+      if (r.kind === "message") messages.push(r.message);
+      else if (r.kind === "pending") {
+        pending.push(r.request);
+        pendingNames.set(r.request.callId, r.request.name);
+      }
+    }
+    if (pending.length > 0) {
+      // The turn suspends until the client answers: no exclusion count, no round limit.
+      suspended = true;
+      return { messages, pending };
+    }
+    loop.countFailures(messages, logger);
+    if (maxRounds > 0 && loop.rounds === maxRounds) throw fail(maxRoundsError(messages));
+    return { messages, pending };
+  }
+
+  function maxRoundsError(messages: readonly TurnMessage[]): TurnError {
+    return new TurnError("max-rounds", `provider stage: max rounds (${maxRounds}) exceeded`, { messages });
+  }
+
+  function fail(error: TurnError): TurnError {
+    failed = error;
+    return error;
+  }
+
+  function complete(result: ClientToolResult): TurnCompletion {
+    const outcome = executor.completeClientCall(result);
+    const name = pendingNames.get(result.callId) ?? (outcome as { toolName?: unknown }).toolName;
+    pendingNames.delete(result.callId);
+    // The client's own text, re-encoded as Go does (`plain` → `"plain"`); a refusal is `Tool rejected: <reason>`.
+    const content = outcome.status === "success" ? reencodeClientResult(result.resultJson ?? "") : outcome.status === "client" ? "" : outcome.message;
+    return { callId: result.callId, name: typeof name === "string" ? name : "", content };
+  }
+
+  return {
+    get tools() {
+      return offeredTools();
+    },
+    run,
+    complete,
+  };
+}
+
+/** The first executor error of the round (in call order), after every call settled. */
+function rethrow(results: readonly CallResult[]): void {
+  for (const r of results) if (r.kind === "thrown") throw r.error;
+}
+
+function validate<Context>(executor: TurnExecutor<Context>, options: TurnOptions<Context>): void {
+  const e = executor as Partial<TurnExecutor<Context>> | null | undefined;
+  if (e === null || typeof e !== "object" || typeof e.execute !== "function" || typeof e.completeClientCall !== "function" || !Array.isArray(e.tools)) {
+    throw new InvalidOptionError(`createTurn: executor must be a tool executor (createToolExecutor()) with execute, completeClientCall and tools; got ${e === null ? "null" : typeof e}`);
+  }
+  if (options === null || typeof options !== "object") throw new InvalidOptionError(`createTurn: options must be an object; got ${options === null ? "null" : typeof options}`);
+  rejectUnknownOptions("createTurn", options, KNOWN_OPTIONS);
+  for (const key of LIMITS) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw new InvalidOptionError(`createTurn: ${key} must be a non-negative integer (0 disables the limit); got ${String(value)}`);
+    }
+  }
+  const pack = options.pack as { prompts?: unknown } | undefined;
+  if (pack !== undefined && (pack === null || typeof pack !== "object" || pack.prompts === null || typeof pack.prompts !== "object")) {
+    throw new InvalidOptionError("createTurn: pack must be a PromptPack (loadPromptPack()) with a prompts object");
+  }
+  if (options.prompt !== undefined) {
+    if (options.pack === undefined) throw new InvalidOptionError(`createTurn: prompt ${JSON.stringify(options.prompt)} needs a pack`);
+    if (!Object.prototype.hasOwnProperty.call(options.pack.prompts, options.prompt)) {
+      throw new InvalidOptionError(`createTurn: the pack has no prompt ${JSON.stringify(options.prompt)}; expected one of ${Object.keys(options.pack.prompts).join(", ")}`);
+    }
+  }
+  if (options.logger !== undefined && (options.logger === null || typeof options.logger.warn !== "function")) {
+    throw new InvalidOptionError("createTurn: logger must be a Logger with debug, info, warn and error");
+  }
+}

@@ -1,0 +1,16 @@
+export { createTurn, DEFAULT_MAX_PARALLEL_CALLS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_REPEAT_THRESHOLD, DEFAULT_MAX_ROUNDS } from "./create-turn.js";
+export { TurnError } from "./turn-error.js";
+export type { TurnFailure } from "./turn-error.js";
+export type {
+  Turn,
+  TurnOptions,
+  TurnExecutor,
+  TurnExecuteHooks,
+  TurnOutcome,
+  TurnCall,
+  TurnToolCall,
+  TurnTool,
+  TurnMessage,
+  TurnRound,
+  TurnCompletion,
+} from "./types.js";

@@ -1,0 +1,156 @@
+// One call through the stage, in PromptKit's order (registry.go ExecuteAsync,
+// stages_provider.go executeSingleToolCall): look the tool up by exact name →
+// coerce the arguments → validate them (a failure sends nothing and counts
+// against no breaker: the executor is never called) → execute → validate the
+// result against the output schema → render the outcome as the model's text.
+import { goQuote, isOmniaToolsError, toError, type JsonValue, type Logger } from "../core/index.js";
+import type { ClientToolRequest } from "../client-tools/index.js";
+import { coerceArguments } from "./coerce.js";
+import { validateArguments, validateResult } from "./validate.js";
+import { renderToolResult } from "./format.js";
+import { GoNumber, readGoJson } from "./schema-json.js";
+import type { CatalogEntry, ToolCatalog } from "./tool-catalog.js";
+import { canonicalArgs } from "./guards.js";
+import type { TurnExecuteHooks, TurnExecutor, TurnMessage, TurnOutcome } from "./types.js";
+
+/** What one call of a round came to. @internal Does not follow semver. */
+export type CallResult =
+  | { readonly kind: "message"; readonly message: TurnMessage }
+  | { readonly kind: "pending"; readonly request: ClientToolRequest }
+  /** A client call in a round the identical-call guard interrupted: PromptKit drops it. */
+  | { readonly kind: "dropped" }
+  /** The executor threw an OmniaToolsError (the host's signal, a closed executor): the round rejects with it. */
+  | { readonly kind: "thrown"; readonly error: unknown };
+
+/** What a call needs from its turn. @internal Does not follow semver. */
+export interface CallDeps<Context> {
+  readonly executor: TurnExecutor<Context>;
+  readonly ctx: Context | undefined;
+  readonly catalog: ToolCatalog;
+  readonly maxResultBytes: number;
+  readonly logger: Logger;
+}
+
+const REJECTED = "Tool rejected: ";
+
+/** The arguments text of a call: the model's text, or the JSON text of a parsed value. @internal Does not follow semver. */
+export function argumentsText(args: string | JsonValue): string {
+  if (typeof args === "string") return args;
+  return JSON.stringify(args) ?? "";
+}
+
+/**
+ * Runs one call. Never rejects: every failure is the call's message, and an
+ * executor's OmniaToolsError comes back as `thrown`.
+ * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped
+ * @internal Does not follow semver.
+ */
+export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
+  const { id, name, text } = call;
+  const message = (content: string, isError: boolean): CallResult => ({ kind: "message", message: { callId: id, name, content, isError } });
+
+  const entry = deps.catalog.lookup(name);
+  if (entry === undefined) return message(`Error: tool not found: ${name}`, true);
+
+  let args = text;
+  if (entry.schemaJson !== undefined) {
+    const coerced = coerceArguments(entry.schemaJson, text);
+    if (coerced.changed && !coerced.aborted) args = coerced.text;
+    const check = validateArguments(name, entry.schemaJson, args);
+    if (!check.ok) return message(`Error: ${check.error}`, true);
+  }
+
+  // A pack tool that no handler serves keeps PromptKit's "local" mode, whose SDK executor has no handler for it.
+  if (entry.descriptor === undefined) {
+    const bad = goObjectDecodeError(args);
+    return message(`Tool execution failed: ${bad === undefined ? `no handler registered for tool: ${name}` : `failed to parse tool arguments: ${bad}`}`, true);
+  }
+
+  let sent = args;
+  if (entry.client) {
+    // The SDK's client executor decodes the arguments into an object before deferring to the caller.
+    const bad = goObjectDecodeError(args);
+    if (bad !== undefined) return message(`Tool execution failed: failed to parse client tool arguments: ${bad}`, true);
+    if (dropClient) return { kind: "dropped" };
+    // The client's ToolCall carries the model's own arguments, not the coerced ones.
+    sent = text;
+  }
+
+  let rendered: { readonly json: string; readonly content: string; readonly isError: boolean } | undefined;
+  const render = (json: string): { readonly content: string; readonly isError: boolean } => {
+    if (rendered === undefined || rendered.json !== json) rendered = { json, ...renderSuccess(entry, json, deps) };
+    return rendered;
+  };
+  const hooks: TurnExecuteHooks | undefined = entry.client ? undefined : { recordResult: (json) => render(json).content };
+
+  let outcome: TurnOutcome;
+  try {
+    outcome = await deps.executor.execute({ id, name, arguments: sent }, deps.ctx, hooks);
+  } catch (e) {
+    if (isOmniaToolsError(e)) return { kind: "thrown", error: e };
+    // A host executor that throws something else: that call failed, as a Go executor returning an error does.
+    return message(`Tool execution failed: ${toError(e).message}`, true);
+  }
+  switch (outcome.status) {
+    case "success": {
+      const out = render(outcome.resultJson);
+      return message(out.content, out.isError);
+    }
+    case "error":
+      return message(`Tool execution failed: ${outcome.message}`, true);
+    case "denied":
+      // A client's refusal (or no client to ask) is already `Tool rejected: <reason>` and is no error in
+      // PromptKit; a policy denial is an executor error there: `Tool execution failed: tool call denied by policy: …`.
+      return outcome.message.startsWith(REJECTED) ? message(outcome.message, false) : message(`Tool execution failed: ${outcome.message}`, true);
+    case "client":
+      return { kind: "pending", request: clientRequest(outcome.request, name, text) };
+    default:
+      return message(`Tool execution failed: unknown outcome status ${JSON.stringify((outcome as { status: unknown }).status)}`, true);
+  }
+}
+
+/** A success as the model sees it: the output-schema check, then the formatted text cut at the size limit. */
+function renderSuccess<Context>(entry: CatalogEntry, json: string, deps: CallDeps<Context>): { content: string; isError: boolean } {
+  let bytes = json;
+  if (entry.outputSchemaJson !== undefined) {
+    const check = validateResult(entry.name, entry.outputSchemaJson, json);
+    if (!check.ok) return { content: `Tool execution failed: ${check.error}`, isError: true };
+    // The bytes that go on: the result as it was, or its Go re-encoding when only that one validated.
+    bytes = check.result;
+  }
+  // Formatted and cut in one step, so memory stays bounded by the limit however much indentation adds.
+  const limited = renderToolResult(bytes, deps.maxResultBytes);
+  if (limited.truncated && deps.maxResultBytes > 0) deps.logger.warn("Tool result truncated", { tool: entry.name, size: limited.originalBytes, limit: deps.maxResultBytes });
+  return { content: limited.content, isError: false };
+}
+
+/**
+ * The request to forward: the consent message PromptKit's client executor
+ * defers with when the descriptor has none, `Client tool "<name>" awaiting
+ * caller fulfillment` (the name Go-quoted; a handler's own
+ * `clientConfig.consentMessage` wins), and the arguments as Omnia's ToolCall
+ * carries them (message.go): the model's original arguments, Go-encoded.
+ */
+function clientRequest(request: ClientToolRequest, name: string, original: string): ClientToolRequest {
+  const consentMessage = request.consentMessage !== undefined && request.consentMessage !== "" ? request.consentMessage : `Client tool ${goQuote(name)} awaiting caller fulfillment`;
+  // Omnia's ToolCall: the model's arguments decoded as an object and Go-encoded (sorted keys, compact), `null` for none.
+  const argumentsJson = original.trim() === "null" ? "null" : canonicalArgs(original);
+  return request.categories === undefined
+    ? { callId: request.callId, name: request.name, argumentsJson, consentMessage }
+    : { callId: request.callId, name: request.name, argumentsJson, consentMessage, categories: request.categories };
+}
+
+/**
+ * Go's error for `json.Unmarshal(args, &map[string]any{})`, or undefined when
+ * it succeeds (an object, or `null`): a syntax error (empty text, data after
+ * the value), or a value that is not an object.
+ * @internal Does not follow semver.
+ */
+export function goObjectDecodeError(text: string): string | undefined {
+  const read = readGoJson(text, "unmarshal");
+  if (!read.ok) return read.message;
+  const value = read.value;
+  if (value === null || value instanceof Map) return undefined;
+  const kind = Array.isArray(value) ? "array" : value instanceof GoNumber ? "number" : typeof value === "boolean" ? "bool" : "string";
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
+}

@@ -1,0 +1,42 @@
+import { OmniaToolsError } from "../core/index.js";
+import type { TurnMessage } from "./types.js";
+
+/**
+ * Why a turn failed:
+ * - `max-rounds`: the tools of the last allowed round ran (`maxRounds`, default 50);
+ * - `tool-loop`: a call reached the identical-call threshold again after the
+ *   self-correction nudge;
+ * - `round-in-progress`: `run()` was called before the previous round finished.
+ * @public
+ */
+export type TurnFailure = "max-rounds" | "tool-loop" | "round-in-progress";
+
+/**
+ * The turn cannot go on, where PromptKit's provider stage fails the turn:
+ * `provider stage: max rounds (50) exceeded`, or
+ * `provider stage: tool loop persisted after a self-correction nudge: "<name>" called with identical arguments`
+ * (`stages_provider.go`). A tool's own failure never raises it: that becomes
+ * the call's message. Every later `run()` of the same turn rejects with the
+ * same error.
+ * @public
+ */
+export class TurnError extends OmniaToolsError {
+  static override readonly code: string = "ERR_OMNIA_TURN";
+  /** Which limit ended the turn. */
+  readonly reason: TurnFailure;
+  /** For `tool-loop`: the first tool of the round that repeated itself. */
+  readonly toolName: string | undefined;
+  /**
+   * For `max-rounds`: the messages of the round whose tools ran before the
+   * limit ended the turn (PromptKit appends them to the conversation before
+   * failing). Empty otherwise.
+   */
+  readonly messages: readonly TurnMessage[];
+
+  constructor(reason: TurnFailure, message: string, details: { readonly toolName?: string; readonly messages?: readonly TurnMessage[] } = {}) {
+    super(message);
+    this.reason = reason;
+    this.toolName = details.toolName;
+    this.messages = details.messages ?? [];
+  }
+}

@@ -1,0 +1,180 @@
+import type { JsonValue, Logger } from "../core/index.js";
+import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
+import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
+
+/**
+ * One tool call of an assistant message, as the model produced it.
+ * @public
+ */
+export interface TurnCall {
+  /** The provider-assigned call id. */
+  readonly id: string;
+  /** The tool name, matched exactly. */
+  readonly name: string;
+  /**
+   * The arguments: the model's JSON text, or an already parsed value (an
+   * Anthropic `input` object), which is taken as the text `JSON.stringify` gives.
+   */
+  readonly arguments: string | JsonValue;
+}
+
+/**
+ * The call a turn hands to its executor: the arguments are always text,
+ * coerced for a server tool and as the model sent them for a client tool.
+ * @public
+ */
+export interface TurnToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/**
+ * What a turn needs of an executor's outcome; every `ToolOutcome` fits.
+ * @public
+ */
+export type TurnOutcome =
+  | { readonly status: "success"; readonly resultJson: string }
+  | { readonly status: "error"; readonly message: string }
+  | { readonly status: "denied"; readonly message: string; readonly reason: string }
+  | { readonly status: "client"; readonly request: ClientToolRequest };
+
+/**
+ * The optional third argument a turn passes to `execute()`.
+ * @public
+ */
+export interface TurnExecuteHooks {
+  /**
+   * Maps a successful result's JSON text to what the call's ToolCallRecord
+   * should hold as `result`: the text the model is shown (formatted, cut at
+   * the size limit, or the output-schema failure text), as Omnia's session
+   * row holds it. An executor that does not know this hook ignores it.
+   */
+  readonly recordResult: (resultJson: string) => JsonValue;
+}
+
+/**
+ * The part of a tool executor a turn uses: `createToolExecutor()`'s result
+ * fits. `Context` is the executor's per-call context type (`CallContext`).
+ * @public
+ */
+export interface TurnExecutor<Context = unknown> {
+  /** Runs one call; resolves to an outcome for every tool fault. */
+  execute(call: TurnToolCall, ctx?: Context, hooks?: TurnExecuteHooks): Promise<TurnOutcome>;
+  /** Completes a pending client call with the client's answer. */
+  completeClientCall(result: ClientToolResult): TurnOutcome;
+  /** Every tool the executor serves. */
+  readonly tools: readonly ToolDescriptor[];
+}
+
+/**
+ * Options of {@link createTurn}. Each limit takes PromptKit's default; 0
+ * disables it.
+ * @public
+ */
+export interface TurnOptions<Context = unknown> {
+  /**
+   * The PromptPack (`loadPromptPack`). With it, the model is offered the
+   * prompt's tools that the executor serves (plus the served tools of the
+   * `memory`, `skill`, `a2a`, `workflow` and `mcp` namespaces), and a tool
+   * the pack defines in `tools` is validated against the pack's `parameters`.
+   * Without it, every served tool is offered with the registry's schema.
+   */
+  readonly pack?: PromptPack;
+  /** The prompt key whose `tools` list applies. Default: the pack's first prompt. */
+  readonly prompt?: string;
+  /** The context passed to every `execute()` (identity, signal, conversation). */
+  readonly ctx?: Context;
+  /** Calls of one round in flight at once. Default 10. */
+  readonly maxParallelCalls?: number;
+  /** The size limit of a formatted success, in UTF-8 bytes. Default 1,048,576. */
+  readonly maxResultBytes?: number;
+  /** Identical calls (same name, same arguments) in one turn before the guard steps in. Default 3. */
+  readonly repeatThreshold?: number;
+  /** Rounds in one turn. Default 50. */
+  readonly maxRounds?: number;
+  /** Receives the stage's warnings. Default: discard. */
+  readonly logger?: Logger;
+}
+
+/**
+ * A tool as it is offered to the model: name, description and input schema
+ * (the pack's for a tool the pack defines, else the registry's). The output
+ * schema is never offered.
+ * @public
+ */
+export interface TurnTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonValue;
+}
+
+/**
+ * One tool-result message for the model.
+ * @public
+ */
+export interface TurnMessage {
+  readonly callId: string;
+  readonly name: string;
+  /** The exact text the model sees. */
+  readonly content: string;
+  /**
+   * PromptKit marks the result as an error (the call failed before or inside
+   * the executor). Such results count toward the tool's exclusion. A client's
+   * rejection, a repeated-call notice and a success are not errors.
+   */
+  readonly isError: boolean;
+}
+
+/**
+ * What one round gives back.
+ * @public
+ */
+export interface TurnRound {
+  /** The tool-result messages to append, in PromptKit's order. */
+  readonly messages: readonly TurnMessage[];
+  /**
+   * The client tool calls to forward to the client (as ToolCalls with
+   * execution CLIENT), in call order. `argumentsJson` is the model's original
+   * (not coerced) arguments, Go-encoded as Omnia's ToolCall carries them;
+   * `consentMessage` is the handler's, or `Client tool "<name>" awaiting
+   * caller fulfillment`. Their messages come from {@link Turn.complete}.
+   */
+  readonly pending: readonly ClientToolRequest[];
+}
+
+/**
+ * The tool-result message of a client's answer.
+ * @public
+ */
+export interface TurnCompletion {
+  readonly callId: string;
+  readonly name: string;
+  /** The exact text the model sees. */
+  readonly content: string;
+}
+
+/**
+ * One model turn: the tools to offer, and each round of tool calls.
+ * @public
+ */
+export interface Turn {
+  /**
+   * The tools to offer in the next round, sorted by name: the pack's prompt
+   * tools that are served, plus the served tools of the implicit namespaces,
+   * minus the tools excluded in this turn after their second failure.
+   */
+  readonly tools: readonly TurnTool[];
+  /**
+   * Runs the tool calls of one assistant message. Resolves for every tool
+   * fault (each becomes its call's message).
+   * @throws TurnError (`ERR_OMNIA_TURN`) where PromptKit fails the turn (max rounds, a persisting loop)
+   * @throws the executor's own error (`AbortedError`, `ClosedError`) after every call of the round settled
+   */
+  run(calls: readonly TurnCall[]): Promise<TurnRound>;
+  /**
+   * The tool-result message of a client's answer to a pending call.
+   * @throws UnknownClientCallError when the call is not pending
+   */
+  complete(result: ClientToolResult): TurnCompletion;
+}
