@@ -133,6 +133,10 @@ test("P1: the backend receives the coerced arguments, re-encoded by Go; unchange
   // The record carries the coerced arguments and the model-visible result.
   const byId = new Map(recorder.records.map((r) => [r.callId, r]));
   assert.deepEqual(byId.get("c1")?.arguments, { n: 10 });
+  // The formatted text the model was shown (pretty-printed, sorted keys), not the backend's bytes.
+  assert.equal(byId.get("c1")?.result, '{\n  "ok": true\n}');
+  assert.equal(byId.get("c1")?.resultJson, '{\n  "ok": true\n}');
+  assert.equal(round.messages[0]?.content, '{\n  "ok": true\n}');
 });
 
 test("P10: an unknown tool is Error: tool not found: <name>, and nothing is executed", async () => {
