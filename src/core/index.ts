@@ -22,3 +22,4 @@ export { goJsonMarshal, goJsonString, compareUtf8 } from "./go-json.js";
 export type { GrpcStatusCodeName } from "./grpc-status.js";
 export { goQuote } from "./go-quote.js";
 export { GRPC_STATUS_CODE_NAMES, DEFAULT_GRPC_RETRYABLE_STATUS_CODES } from "./grpc-status.js";
+export { formatGrpcGoError } from "./grpc-go-error.js";
