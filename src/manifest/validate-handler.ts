@@ -138,11 +138,8 @@ function checkAuth(
       break;
     case "workloadIdentity": {
       const wi = auth.workloadIdentity;
+      // A cloud other than azure is refused by the schema (the CRD's enum).
       if (!present(wi)) sink.error(at("auth"), "auth.type workloadIdentity requires the workloadIdentity block");
-      else if (isPlainObject(wi) && nonEmptyString(wi.cloud) && wi.cloud !== "azure") {
-        // The runtime refuses it at call time (http.md §1.5); Omnia still admits the resource.
-        sink.warning(at("auth", "workloadIdentity", "cloud"), `workloadIdentity cloud ${JSON.stringify(wi.cloud)} not supported (only "azure"); every call will fail`);
-      }
       unused("secretRef");
       unused("serviceAccount");
       break;
