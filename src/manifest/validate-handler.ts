@@ -14,6 +14,7 @@ import {
 } from "./defaults.js";
 import type { PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
+import { checkEndpoints } from "./endpoint-checks.js";
 import { checkGoDuration, handlerSchema, type RetryTransport } from "./schemas.js";
 import type { HandlerType } from "./types.js";
 
@@ -81,6 +82,7 @@ export function validateHandler(raw: unknown, path: readonly PathSegment[], sink
   }
   if (type === "http" && isPlainObject(h.httpConfig)) checkHttpConfig(h.httpConfig, at("httpConfig"), sink);
   if (type === "grpc" && isPlainObject(h.grpcConfig)) checkGrpcTls(h.grpcConfig, at("grpcConfig"), sink);
+  if (type !== undefined) checkEndpoints(h, type, at, sink);
 }
 
 function checkMcpTransport(mcp: Record<string, unknown>, path: PathSegment[], sink: IssueSink): void {
