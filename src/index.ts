@@ -163,6 +163,7 @@ export type {
   PromptPack,
   PackPrompt,
   PackToolDefinition,
+  LoadPromptPackOptions,
   ToolRegistry,
   ToolDescriptor,
   ToolDefinition,

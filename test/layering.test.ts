@@ -12,7 +12,8 @@ const SRC = "src";
 const INTERNAL: Record<string, readonly string[]> = {
   core: [],
   headers: ["core"],
-  manifest: ["core"],
+  manifest: ["core", "yaml-limits"],
+  "yaml-limits": ["core"],
   retry: ["core"],
   breaker: ["core"],
   records: ["core"],
@@ -22,7 +23,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   http: ["core", "headers", "retry"],
   grpc: ["core", "headers", "retry", "gen/omnia/tools", "gen/grpc/health"],
   mcp: ["core", "headers", "retry"],
-  openapi: ["core", "headers", "retry", "http"],
+  openapi: ["core", "headers", "retry", "http", "yaml-limits"],
   "client-tools": ["core", "records"],
   backends: ["core", "manifest", "headers", "retry", "breaker", "http", "grpc", "mcp", "openapi"],
   executor: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "mcp", "openapi", "client-tools", "backends", "telemetry"],
@@ -39,7 +40,7 @@ const INTERNAL: Record<string, readonly string[]> = {
 /** third-party package -> modules that may import it. Node builtins are free. */
 const THIRD_PARTY: Record<string, readonly string[]> = {
   zod: ["manifest", "reconcile"],
-  yaml: ["manifest", "cli"],
+  yaml: ["manifest", "cli", "openapi", "yaml-limits"],
   undici: ["http", "openapi", "mcp", "testing", "policy", "records"],
   jmespath: ["http"],
   cockatiel: ["retry", "breaker", "turn"],

@@ -223,7 +223,7 @@ test("spec failures are OpenApiSpecErrors with Omnia's texts", async () => {
     loadOpenApiOperations({ name: "pets-api", openAPIConfig: { specURL } }, { dispatcher: agent, ...(spec === undefined ? {} : { spec }) });
 
   const notFound = await startOpenApiServer({ specStatus: 404, spec: "spec not here" });
-  const notJson = await startOpenApiServer({ spec: "openapi: 3.0.0\npaths: {}\n" });
+  const notJson = await startOpenApiServer({ spec: "<html>spec not here</html>" });
   const array = await startOpenApiServer({ spec: "[1,2]" });
   const noServer = await startOpenApiServer({ spec: { openapi: "3.0.0", paths: {} } });
   const noPaths = await startOpenApiServer({ spec: { openapi: "3.0.0", servers: [{ url: "http://x" }] } });

@@ -156,7 +156,7 @@ describe("runtime-conformance: exit 1", () => {
       r.stdout,
       [
         "CHECK                     STATUS  DETAIL",
-        `health/contract           fail    Health RPC failed: [unavailable] connect ECONNREFUSED ${addr}`,
+        `health/contract           fail    Health RPC failed: rpc error: code = Unavailable desc = connect ECONNREFUSED ${addr}`,
         `hello-first               skip    ${HEALTH_SKIP}`,
         `text-turn-shape           skip    ${HEALTH_SKIP}`,
         `graceful-malformed-input  skip    ${HEALTH_SKIP}`,
@@ -176,7 +176,7 @@ describe("runtime-conformance: exit 1", () => {
     const r = await cli("--addr", addr, "--json");
     const result = JSON.parse(r.stdout) as { passed: boolean; checks: { name: string; status: string; detail: string }[] };
     assert.equal(result.passed, false);
-    assert.deepEqual(result.checks[0], { name: "health/contract", status: "fail", detail: `Health RPC failed: [unavailable] connect ECONNREFUSED ${addr}` });
+    assert.deepEqual(result.checks[0], { name: "health/contract", status: "fail", detail: `Health RPC failed: rpc error: code = Unavailable desc = connect ECONNREFUSED ${addr}` });
     assert.deepEqual(
       result.checks.slice(1).map((c) => c.status),
       ["skip", "skip", "skip", "skip", "skip"],
@@ -192,7 +192,7 @@ describe("runtime-conformance: exit 1", () => {
       },
     });
     const r = await cli("--addr", rt.addr, "--timeout", "300ms");
-    assert.match(r.stdout, /^CHECK +STATUS +DETAIL\nhealth\/contract +fail +Health RPC failed: \[deadline_exceeded\] /);
+    assert.match(r.stdout, /^CHECK +STATUS +DETAIL\nhealth\/contract +fail +Health RPC failed: rpc error: code = DeadlineExceeded desc = context deadline exceeded\n/);
     assert.match(r.stdout, /\n\nFAIL: runtime is not conformant\n$/);
     assert.equal(r.code, 1);
   });

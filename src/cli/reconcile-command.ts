@@ -22,7 +22,7 @@ export const reconcileCommand: CliCommand = {
     "A tool served but declared by no prompt, or declared but not served, is never offered: each is reported.",
     "",
     "Options:",
-    "  --pack <file>      the PromptPack (pack.json, or its YAML source)",
+    "  --pack <file>      the PromptPack (pack.json, its YAML source, or Omnia's PromptPack + ConfigMap file)",
     "  --registry <file>  the ToolRegistry manifest",
     "  --strict           exit 1 when there is any mismatch",
     "  --json             print the result as JSON on stdout",
@@ -68,7 +68,9 @@ export const reconcileCommand: CliCommand = {
     for (const warning of registry.warnings) io.stderr(formatIssue(registryFile, warning, "warning: "));
     let pack: PromptPack;
     try {
-      pack = loadPromptPack(packText);
+      // Says on stderr which document held the pack when the file is a PromptPack + ConfigMap.
+      const noop = (): void => {};
+      pack = loadPromptPack(packText, { logger: { debug: noop, info: (m) => io.stderr(`${packFile}: ${m}\n`), warn: noop, error: noop } });
     } catch (error) {
       return reportLoadError(io, packFile, "PromptPack", error);
     }

@@ -1,13 +1,14 @@
 // The six checks of Omnia's pkg/runtime/conformance (contract.md §3.2), one
 // function each, in output order. Every detail string is byte-identical to the
-// Go suite's; `%v` parts are the ConnectError's message (`[code] text`).
+// Go suite's; `%v` parts of a status read as grpc-go prints one
+// (`rpc error: code = Internal desc = boom`), and `%T` of a frame as Go's type name.
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Capability, SEMVER_PATTERN, type ClientMessageSchema, type RuntimeService, type ServerMessage } from "../contract/index.js";
 import type { Clock } from "../core/index.js";
 import { CONFORMANCE, type CheckResult } from "./constants.js";
 import { openScope, type Scope } from "./deadline.js";
-import { goQuote } from "../core/index.js";
+import { formatGrpcGoError, goQuote } from "../core/index.js";
 import { drain, isTransportCrash, readFrames } from "./read-frames.js";
 
 /** The stable check names, in run order. @internal Does not follow semver. */
@@ -52,7 +53,7 @@ export async function checkHealth(ctx: CheckContext): Promise<{ caps: HealthCaps
   try {
     health = await ctx.client.health({}, callOptions(ctx.run));
   } catch (e) {
-    return { caps: undefined, result: fail(name, `Health RPC failed: ${ConnectError.from(e).message}`) };
+    return { caps: undefined, result: fail(name, `Health RPC failed: ${goErrorText(ConnectError.from(e))}`) };
   }
   if (!health.healthy) return { caps: undefined, result: fail(name, "Health reports healthy=false") };
   if (!SEMVER_PATTERN.test(health.contractVersion)) {
@@ -80,8 +81,7 @@ function evalHelloFirst(frames: readonly ServerMessage[], caps: ReadonlySet<stri
   const first = frames[0];
   if (first === undefined) return fail(name, "Converse produced no ServerMessages");
   if (first.message.case !== "runtimeHello") {
-    // Go prints the oneof wrapper's Go type (`*runtimev1.ServerMessage_Done`); we print the case name.
-    return fail(name, `first frame is ${String(first.message.case)}, want RuntimeHello`);
+    return fail(name, `first frame is ${goFrameType(first.message.case)}, want RuntimeHello`);
   }
   if (!capsMatch(first.message.value.capabilities, caps)) return fail(name, "RuntimeHello.capabilities do not match Health.capabilities");
   return pass(name);
@@ -98,7 +98,7 @@ function capsMatch(hello: readonly string[], health: ReadonlySet<string>): boole
 
 function evalTurnShape(frames: readonly ServerMessage[], error: ConnectError | undefined): CheckResult {
   const name = CHECK.TEXT_TURN;
-  if (error !== undefined) return fail(name, `stream error before completion: ${error.message}`);
+  if (error !== undefined) return fail(name, `stream error before completion: ${goErrorText(error)}`);
   let seenHello = false;
   let seenDone = false;
   for (const f of frames) {
@@ -120,7 +120,7 @@ export async function checkMalformedInput(ctx: CheckContext, caps: HealthCaps): 
   const name = CHECK.MALFORMED;
   if (caps === undefined) return skip(name, CONFORMANCE.SKIP_HEALTH_FAILED);
   const { error } = await probeStream(ctx, { sessionId: CONFORMANCE.PROBE_SESSION_ID });
-  if (isTransportCrash(error)) return fail(name, `stream crashed on empty input: ${(error as ConnectError).message}`);
+  if (isTransportCrash(error)) return fail(name, `stream crashed on empty input: ${goErrorText(error as ConnectError)}`);
   return pass(name);
 }
 
@@ -162,7 +162,7 @@ export async function checkDuplexHonesty(ctx: CheckContext, caps: HealthCaps): P
   );
   if (frames.length > 0) return pass(name);
   if (error?.code === Code.Unimplemented) return fail(name, "advertises `duplex_audio` but the session returns Unimplemented");
-  if (isTransportCrash(error)) return fail(name, `duplex session crashed: ${(error as ConnectError).message}`);
+  if (isTransportCrash(error)) return fail(name, `duplex session crashed: ${goErrorText(error as ConnectError)}`);
   return fail(name, "duplex session closed without emitting any frame");
 }
 
@@ -203,4 +203,20 @@ async function* requests(message: ClientMessageInit, holdOpenUntil: AbortSignal 
 function callOptions(scope: Scope): { signal: AbortSignal; timeoutMs?: number } {
   const timeoutMs = scope.timeoutMs();
   return timeoutMs === undefined ? { signal: scope.signal } : { signal: scope.signal, timeoutMs };
+}
+
+/** A status as Go's `%v` prints grpc-go's error: `rpc error: code = Internal desc = boom`. */
+function goErrorText(error: ConnectError): string {
+  return formatGrpcGoError(error.code, error.rawMessage);
+}
+
+/**
+ * Go's `%T` of `ServerMessage.GetMessage()`: the oneof wrapper's type,
+ * `*runtimev1.ServerMessage_<Field>` (protoc-gen-go names it after the field in
+ * CamelCase; each case name here is that field in lowerCamelCase), or `<nil>`
+ * when no field of the oneof is set.
+ */
+function goFrameType(kase: string | undefined): string {
+  if (kase === undefined || kase === "") return "<nil>";
+  return `*runtimev1.ServerMessage_${kase.charAt(0).toUpperCase()}${kase.slice(1)}`;
 }

@@ -4,8 +4,8 @@ import type { Clock } from "../core/index.js";
 /**
  * A cancellable scope with an optional deadline, the TS stand-in for Go's
  * `context.WithTimeout`: its signal aborts when the deadline passes (reason: a
- * `DeadlineExceeded` ConnectError `timed out after <ms>ms`, so an RPC cut by it
- * reports the code a Go deadline would), when the parent scope aborts (with the
+ * `DeadlineExceeded` ConnectError `context deadline exceeded`, so an RPC cut by it
+ * reports the code and text a Go deadline would), when the parent scope aborts (with the
  * parent's reason), or when it is disposed (`Canceled`, like Go's deferred
  * `cancel()`, which tears down a probe stream that is still open).
  * @internal Does not follow semver.
@@ -34,7 +34,7 @@ export function openScope(clock: Clock, ms: number, parent?: Scope | AbortSignal
   const parentDeadline = parent !== undefined && "deadlineAt" in parent ? parent.deadlineAt : Infinity;
   const deadlineAt = Math.min(parentDeadline, clock.now() + ms);
   const onParentAbort = () => controller.abort(parentSignal?.reason);
-  const timer = Number.isFinite(ms) ? clock.setTimeout(() => controller.abort(new ConnectError(`timed out after ${ms}ms`, Code.DeadlineExceeded)), ms) : undefined;
+  const timer = Number.isFinite(ms) ? clock.setTimeout(() => controller.abort(new ConnectError("context deadline exceeded", Code.DeadlineExceeded)), ms) : undefined;
   if (parentSignal?.aborted === true) onParentAbort();
   else parentSignal?.addEventListener("abort", onParentAbort, { once: true });
   return {

@@ -28,3 +28,4 @@ export { MAX_JSON_DEPTH, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep } f
 export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } from "./url-template.js";
 export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
 export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";
+export { formatGrpcGoError } from "./grpc-go-error.js";

@@ -2,6 +2,7 @@
 // them) into documents, keeping enough of the YAML to point an issue at its line.
 import { LineCounter, parseAllDocuments, type Document } from "yaml";
 import { jsonTextTooDeep } from "../core/index.js";
+import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import type { PathSegment } from "./issues.js";
 import type { ManifestIssue } from "./types.js";
 
@@ -73,6 +74,13 @@ function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue
   if (failed) return [];
   const out: SourceDocument[] = [];
   for (const doc of docs) {
+    // Before toJS: the expansion is what costs memory, and yaml's alias limit does not bound it.
+    const tooBig = aliasExpansionProblem(doc);
+    if (tooBig !== undefined) {
+      const line = lineCounter.linePos(tooBig.offset).line;
+      errors.push({ path: "", message: `invalid YAML at line ${line}: ${tooBig.message}`, line });
+      return [];
+    }
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: 1000 });

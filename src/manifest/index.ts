@@ -1,7 +1,7 @@
 export { loadToolRegistry } from "./load-tool-registry.js";
 export type { LoadToolRegistryOptions } from "./load-tool-registry.js";
 export { loadPromptPack } from "./load-prompt-pack.js";
-export type { PromptPack, PackPrompt, PackToolDefinition } from "./load-prompt-pack.js";
+export type { PromptPack, PackPrompt, PackToolDefinition, LoadPromptPackOptions } from "./load-prompt-pack.js";
 export { DuplicateToolError } from "./duplicate-tool-error.js";
 export type { DuplicateTool } from "./duplicate-tool-error.js";
 export type { ManifestInput } from "./documents.js";

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { ConfigError, type JsonObject } from "../core/index.js";
+import { ConfigError, noopLogger, type JsonObject, type Logger } from "../core/index.js";
 import { readDocuments, type ManifestInput } from "./documents.js";
 import { describeValue, formatPath, translateZodIssue } from "./issues.js";
 import { findNonJson, freezeJsonObject, isPlainObject } from "./json.js";
+import { findPackSource } from "./pack-documents.js";
 import type { ManifestIssue } from "./types.js";
 
 /**
@@ -79,8 +80,22 @@ const promptPackSchema = z
   });
 
 /**
+ * Options of {@link loadPromptPack}.
+ * @public
+ */
+export interface LoadPromptPackOptions {
+  /** Receives one `info` naming the document the pack was read from, when it came from a ConfigMap. Default: discard. */
+  logger?: Logger;
+}
+
+/**
  * Loads a PromptPack (the compiled `pack.json`, or its YAML source) for tool
- * reconciliation.
+ * reconciliation. Omnia's two-document form (a `PromptPack` resource and the
+ * `ConfigMap` whose `data."pack.json"` holds the pack) and a bare ConfigMap are
+ * read as they are: the pack is the `pack.json` of the ConfigMap that the
+ * PromptPack's `spec.source.configMapRef` names, else of the only ConfigMap
+ * that has one; `options.logger` gets an `info` naming it. When none is found
+ * the ConfigError says which ConfigMaps it looked at.
  *
  * It checks what reconciliation reads: `prompts` is an object of prompt
  * objects, and each prompt's `tools`, when present, is a list of names. `id`,
@@ -92,15 +107,21 @@ const promptPackSchema = z
  * e.g. `prompts.support.tools[1]: expected a string; got 42`.
  * @public
  */
-export function loadPromptPack(input: ManifestInput): PromptPack {
+export function loadPromptPack(input: ManifestInput, options: LoadPromptPackOptions = {}): PromptPack {
   const errors: ManifestIssue[] = [];
   const documents = readDocuments(input, errors, []);
   if (errors.length > 0) throw new ConfigError(errors);
-  const nonEmpty = documents.filter((d) => d.value !== null && d.value !== undefined);
-  if (nonEmpty.length !== 1) {
-    throw new ConfigError({ path: "", message: `expected exactly one PromptPack document; got ${nonEmpty.length}` });
+  const source = findPackSource(documents);
+  let doc = source.kind === "document" ? source.doc : undefined;
+  if (source.kind === "configMap") {
+    (options.logger ?? noopLogger).info(`PromptPack: read the pack from ${source.description}`, { source: source.description });
+    const inner = readDocuments(source.text, errors, []);
+    if (errors.length > 0) throw new ConfigError(errors.map((e) => ({ ...e, message: `${source.description}: ${e.message}` })));
+    const packs = inner.filter((d) => d.value !== null && d.value !== undefined);
+    if (packs.length !== 1) throw new ConfigError({ path: "", message: `${source.description}: expected one pack; got ${packs.length} documents` });
+    doc = packs[0];
   }
-  const doc = nonEmpty[0] as (typeof nonEmpty)[number];
+  if (doc === undefined) throw new ConfigError({ path: "", message: "no pack found" });
   doc.prefix = [];
   if (!isPlainObject(doc.value)) {
     throw new ConfigError({ path: "", message: `expected a PromptPack object; got ${describeValue(doc.value)}` });

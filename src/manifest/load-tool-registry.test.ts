@@ -665,7 +665,7 @@ describe("warnings: unknown fields are reported, not silently dropped", () => {
     type: http
     tool: {name: d, description: D, inputSchema: {}}
     httpConfig: {endpoint: "", method: "GE T"}
-    auth: {type: workloadIdentity, workloadIdentity: {cloud: aws, audience: x}, secretRef: {name: s, key: k}}`,
+    auth: {type: workloadIdentity, workloadIdentity: {cloud: azure, audience: x}, secretRef: {name: s, key: k}}`,
       { logger },
     );
     assert.deepEqual(
@@ -675,13 +675,12 @@ describe("warnings: unknown fields are reported, not silently dropped", () => {
         "handlers[0].grpcConfig.tlsCAPath: tlsCAPath is ignored because tls is not true (the connection is plaintext)",
         "handlers[1].grpcConfig.tlsCertPath: tlsCertPath is ignored without tlsKeyPath: a client certificate needs both",
         "handlers[2].tool: tool is ignored for mcp handlers; their tools are discovered at run time",
-        'handlers[3].auth.workloadIdentity.cloud: workloadIdentity cloud "aws" not supported (only "azure"); every call will fail',
         "handlers[3].auth.secretRef: secretRef is ignored for auth.type workloadIdentity",
         'handlers[3].httpConfig.method: "GE T" is not a valid HTTP method token; every call will fail',
         "handlers[3].httpConfig.endpoint: endpoint is empty and there is no urlTemplate; every call will fail",
       ],
     );
-    assert.equal(logger.warnings.length, 8);
+    assert.equal(logger.warnings.length, 7);
     assert.equal(only({ ...registry, handlers: [registry.handlers[3] as HandlerConfig] }).auth?.type, "workloadIdentity");
   });
 

@@ -4,6 +4,7 @@ import { readDocuments, type ManifestInput, type SourceDocument } from "./docume
 import { DuplicateToolError, type DuplicateTool } from "./duplicate-tool-error.js";
 import { describeValue, formatPath, translateZodIssue, type PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
+import { expandListDocuments } from "./list-documents.js";
 import { normalizeHandler } from "./normalize-handler.js";
 import { bareHandlersSchema, toolRegistryResourceSchema, type RawHandler, type RawProbe, type RawResource } from "./schemas.js";
 import type {
@@ -87,7 +88,9 @@ class Collector implements IssueSink {
  * `{ handlers: [...] }`. A multi-document YAML (or an array) merges the handlers
  * of every such document; documents of another `kind` (a Secret next to the
  * registry) are skipped, and the paths of a multi-document input start with
- * `documents[<i>]`.
+ * `documents[<i>]`. A `kind: List` or `ToolRegistryList` (what
+ * `kubectl get toolregistries -o yaml` prints) is read as its `items`, their
+ * paths under `items[<i>]`.
  *
  * Defaults are applied the way Omnia's CRD and operator do (see
  * {@link HandlerConfig}): timeout 30 s per attempt, method POST, contentType
@@ -119,7 +122,7 @@ class Collector implements IssueSink {
 export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistryOptions = {}): ToolRegistry {
   const logger = options.logger ?? noopLogger;
   const collect = new Collector();
-  const documents = readDocuments(input, collect.errors, collect.warnings);
+  const documents = expandListDocuments(readDocuments(input, collect.errors, collect.warnings));
 
   const found: FoundHandler[] = [];
   let name: string | undefined;

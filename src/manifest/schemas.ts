@@ -273,7 +273,8 @@ export const authSchema = z.strictObject({
   serviceAccount: z.strictObject({ audience: nonEmptyString }).nullish(),
   workloadIdentity: z
     .strictObject({
-      cloud: nonEmptyString,
+      // The CRD's enum: the API server refuses any other cloud.
+      cloud: z.enum(["azure"]),
       audience: nonEmptyString,
       header: z.string().nullish(),
     })
@@ -309,7 +310,8 @@ export const handlerSchema = z.strictObject({
 
 /** `spec.probe`. */
 export const probeSchema = z.strictObject({
-  enabled: z.boolean().nullish(),
+  // Required by the CRD whenever probe is present.
+  enabled: z.boolean(),
   interval: goDurationSchema.nullish(),
   timeout: goDurationSchema.nullish(),
 });

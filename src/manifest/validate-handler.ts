@@ -14,6 +14,7 @@ import {
 } from "./defaults.js";
 import type { PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
+import { checkEndpoints } from "./endpoint-checks.js";
 import { checkGoDuration, handlerSchema, type RetryTransport } from "./schemas.js";
 import type { HandlerType } from "./types.js";
 
@@ -81,6 +82,7 @@ export function validateHandler(raw: unknown, path: readonly PathSegment[], sink
   }
   if (type === "http" && isPlainObject(h.httpConfig)) checkHttpConfig(h.httpConfig, at("httpConfig"), sink);
   if (type === "grpc" && isPlainObject(h.grpcConfig)) checkGrpcTls(h.grpcConfig, at("grpcConfig"), sink);
+  if (type !== undefined) checkEndpoints(h, type, at, sink);
 }
 
 function checkMcpTransport(mcp: Record<string, unknown>, path: PathSegment[], sink: IssueSink): void {
@@ -138,11 +140,8 @@ function checkAuth(
       break;
     case "workloadIdentity": {
       const wi = auth.workloadIdentity;
+      // A cloud other than azure is refused by the schema (the CRD's enum).
       if (!present(wi)) sink.error(at("auth"), "auth.type workloadIdentity requires the workloadIdentity block");
-      else if (isPlainObject(wi) && nonEmptyString(wi.cloud) && wi.cloud !== "azure") {
-        // The runtime refuses it at call time (http.md §1.5); Omnia still admits the resource.
-        sink.warning(at("auth", "workloadIdentity", "cloud"), `workloadIdentity cloud ${JSON.stringify(wi.cloud)} not supported (only "azure"); every call will fail`);
-      }
       unused("secretRef");
       unused("serviceAccount");
       break;

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from "undici";
+import { parseDocument } from "yaml";
 import {
   AbortedError,
   InvalidOptionError,
@@ -11,6 +12,7 @@ import {
   type TimerHandle,
 } from "../core/index.js";
 import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, type HttpWireResponse } from "../http/index.js";
+import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import { OpenApiSpecError } from "./errors.js";
 import { deriveOpenApiOperations } from "./operations.js";
 import type { OpenApiHandlerInput, OpenApiOperation } from "./types.js";
@@ -28,8 +30,8 @@ export const DEFAULT_SPEC_FETCH_TIMEOUT_MS = 30_000;
  */
 export interface LoadOpenApiOptions {
   /**
-   * The spec itself, as JSON text or a parsed object: nothing is fetched. Use
-   * it for a YAML spec (parse it first) or one that is not served over HTTP.
+   * The spec itself, as JSON or YAML text or a parsed object: nothing is
+   * fetched. Use it for a spec that is not served over HTTP.
    */
   readonly spec?: string | JsonObject | undefined;
   /** The undici dispatcher for the fetch. Default: a private `Agent`, closed when the fetch ends. */
@@ -46,7 +48,8 @@ export interface LoadOpenApiOptions {
 
 /**
  * Discovers an `openapi` handler's tools: fetches `specURL` (or takes
- * `options.spec`), parses it as JSON, resolves every internal `$ref` with
+ * `options.spec`), parses it as JSON or, when it is not JSON, as YAML (one
+ * document, YAML 1.2 core schema, aliases bounded as for manifests), resolves every internal `$ref` with
  * `@readme/openapi-parser` (external references are left as they are, and
  * nothing but `specURL` is fetched), and derives one operation per tool with
  * {@link deriveOpenApiOperations}. Call it again to re-discover.
@@ -58,7 +61,10 @@ export interface LoadOpenApiOptions {
  * @throws OpenApiSpecError (`ERR_OMNIA_OPENAPI_SPEC`), with Omnia's texts:
  *   `handler "<name>": failed to fetch OpenAPI spec: HTTP <status>: <body>`,
  *   `… failed to fetch OpenAPI spec: <transport error>`,
- *   `… failed to fetch OpenAPI spec: failed to parse spec as JSON: <reason>`,
+ *   `… failed to fetch OpenAPI spec: failed to parse spec as JSON: <reason>` (neither JSON
+ *   nor a YAML mapping: the reason is JSON's, as Omnia reports it),
+ *   `… failed to fetch OpenAPI spec: failed to parse spec as YAML: <reason>` (a YAML spec
+ *   whose aliases expand past the bound),
  *   `… failed to resolve the OpenAPI spec: <reason>` (a `$ref` pointing nowhere),
  *   and those of {@link deriveOpenApiOperations}
  * @throws AbortedError when `options.signal` aborts; InvalidOptionError for a bad handler or option
@@ -141,12 +147,17 @@ async function fetchSpec(handler: OpenApiHandlerInput, options: LoadOpenApiOptio
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(response.body);
 }
 
-/** Go's `json.Unmarshal` into `map[string]any`, with Omnia's wording. */
+/**
+ * Go's `json.Unmarshal` into `map[string]any`, with Omnia's wording; text that
+ * is not JSON is read as YAML (the CRD documents `specURL` as "JSON or YAML").
+ */
 function parseSpec(handlerName: string, text: string): JsonObject {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
+    const yaml = parseYamlSpec(handlerName, text);
+    if (yaml !== undefined) return yaml;
     throw new OpenApiSpecError(handlerName, `failed to fetch OpenAPI spec: failed to parse spec as JSON: ${messageOf(error)}`, { cause: error });
   }
   // `null` decodes into a nil map in Go: no base URL, no paths.
@@ -155,6 +166,26 @@ function parseSpec(handlerName: string, text: string): JsonObject {
     const kind = Array.isArray(value) ? "array" : typeof value === "boolean" ? "bool" : typeof value;
     throw new OpenApiSpecError(handlerName, `failed to fetch OpenAPI spec: failed to parse spec as JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`);
   }
+  return value as JsonObject;
+}
+
+/**
+ * The spec as one YAML document whose root is a mapping, or `undefined` when
+ * the text is not that (a syntax error, several documents, a scalar such as an
+ * HTML page): the caller then reports the JSON error.
+ */
+function parseYamlSpec(handlerName: string, text: string): JsonObject | undefined {
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  if (doc.errors.length > 0) return undefined;
+  const tooBig = aliasExpansionProblem(doc);
+  if (tooBig !== undefined) throw new OpenApiSpecError(handlerName, `failed to fetch OpenAPI spec: failed to parse spec as YAML: ${tooBig.message}`);
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 1000 });
+  } catch (error) {
+    throw new OpenApiSpecError(handlerName, `failed to fetch OpenAPI spec: failed to parse spec as YAML: ${messageOf(error)}`, { cause: error });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   return value as JsonObject;
 }
 

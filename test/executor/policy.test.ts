@@ -451,7 +451,7 @@ test("P14: no propagation fields and empty arguments: identity null, body null",
 });
 
 // Go decodes `{}` into a non-nil empty map and marshals it as `{}`: only empty
-// (or non-object) arguments give `null`. buildDecisionRequest (src/registry/
+// (or non-object) arguments give `null`. buildDecisionRequest (src/executor/
 // decision-request.ts) also nulls an empty object; see the report for the fix.
 test("P14 detail: arguments `{}` give body {} as in Go, not null", async () => {
   const b = await broker({ allow: true });
