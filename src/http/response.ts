@@ -77,9 +77,10 @@ export function interpretHttpResponse(
     value = mapped;
     rebuilt = true;
   }
-  return rebuilt
-    ? { status: "success", result: value, resultJson: goJsonMarshal(value), ...flag }
-    : { status: "success", result: value, resultJson: text, ...flag };
+  if (!rebuilt) return { status: "success", result: value, resultJson: text, ...flag };
+  // The rebuilt text is Go's encoding (a lone surrogate becomes U+FFFD, as Go decodes it): the result is what it says.
+  const resultJson = goJsonMarshal(value);
+  return { status: "success", result: JSON.parse(resultJson) as JsonValue, resultJson, ...flag };
 }
 
 /**

@@ -140,5 +140,5 @@ test("a YAML alias bomb is refused as a ConfigError, fast", () => {
   const lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
   for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(",")}]`);
   lines.push("handlers: *i");
-  assert.throws(() => loadToolRegistry(lines.join("\n")), (e: unknown) => e instanceof ConfigError && e.message === "invalid YAML: Excessive alias count indicates a resource exhaustion attack");
+  assert.throws(() => loadToolRegistry(lines.join("\n")), (e: unknown) => e instanceof ConfigError && e.message === "invalid YAML at line 5: YAML aliases expand the document by more than 50000 nodes (alias *d); refusing it as a resource exhaustion attack");
 });
