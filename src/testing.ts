@@ -34,6 +34,6 @@ export type {
   ExpectedRecord,
 } from "./testing/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";
-export type { Recorder, ToolCallRecord, ToolCallStatus } from "./records/index.js";
+export type { Recorder, ToolCallRecord, ToolCallStart, ToolCallStatus } from "./records/index.js";
 export type { JsonValue, JsonObject, GrpcStatusCodeName } from "./core/index.js";
 export type { ToolImplementations, ToolImplementation, ToolServiceContext } from "./grpc/index.js";

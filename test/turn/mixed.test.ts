@@ -147,3 +147,17 @@ test("P10: an unknown tool is Error: tool not found: <name>, and nothing is exec
   assert.deepEqual(b.requests, []);
   assert.deepEqual(recorder.records, []);
 });
+
+test("every client-rejection vector of promptkit-format.json: turn.complete() shows the model its exact text", async () => {
+  const { readFileSync } = await import("node:fs");
+  const vectors = (JSON.parse(readFileSync("test/fixtures/promptkit-format.json", "utf8")) as { client: { id: string; rejected?: boolean; reason?: string; content: string }[] }).client.filter((v) => v.rejected === true);
+  assert.equal(vectors.length, 12);
+  const { executor } = executorFor(registry(clientHandler("take_photo")));
+  const turn = createTurn(executor, { ctx: available });
+  // Distinct arguments: twelve identical calls would trip the identical-call guard.
+  const round = await turn.run(vectors.map((v, i) => ({ id: v.id, name: "take_photo", arguments: `{"n":${i}}` })));
+  assert.equal(round.pending.length, 12);
+  for (const v of vectors) {
+    assert.deepEqual(turn.complete({ callId: v.id, isRejected: true, rejectionReason: v.reason ?? "" }), { callId: v.id, name: "take_photo", content: v.content }, v.id);
+  }
+});
