@@ -152,9 +152,13 @@ const stubDispatcher = {
   destroy: async () => {},
 } as unknown as Dispatcher;
 const stubExecutor = createToolExecutor({ registry, agent, dispatcher: stubDispatcher });
+// The same with telemetry off: the difference is what @opentelemetry/api installed with no SDK costs per call.
+const stubExecutorNoTelemetry = createToolExecutor({ registry, agent, dispatcher: stubDispatcher, telemetry: false });
 const NO_IO = "execute() with a stub dispatcher (no I/O)";
+const NO_IO_NO_OTEL = "execute() with a stub dispatcher, telemetry: false";
 mitataSummary(() => {
   bench(NO_IO, async () => do_not_optimize(await stubExecutor.execute(call, ctx)));
+  bench(NO_IO_NO_OTEL, async () => do_not_optimize(await stubExecutorNoTelemetry.execute(call, ctx)));
   bench("buildHttpRequest (the same call)", () => do_not_optimize(buildHttpRequest(handler, ARGS, { identity, agent, auth: {}, headersFromSecret: {} })));
 });
 const micro = await run(JSON_ONLY ? { format: "quiet" } : { colors: false });
@@ -164,6 +168,7 @@ for (const trial of micro.benchmarks) {
   if (avg !== undefined) microNs[trial.alias] = Math.round(avg);
 }
 await stubExecutor.close();
+await stubExecutorNoTelemetry.close();
 
 const summary: SummaryRow[] = [
   { name: "HTTP execute / undici.request", value: executorOverUndici.median, unit: `ratio (cycles ${executorOverUndici.min}-${executorOverUndici.max}; CPU/call ${executorOverUndici.cpu})`, min: 0.9 },
@@ -174,6 +179,7 @@ const summary: SummaryRow[] = [
   { name: "HTTP execute p50 / p99", value: stats.executor.p50Ms, unit: `ms p50 (p99 ${stats.executor.p99Ms})` },
   { name: "HTTP undici p50 / p99", value: stats.undici.p50Ms, unit: `ms p50 (p99 ${stats.undici.p99Ms})` },
   { name: "HTTP execute, stub dispatcher (no I/O)", value: microNs[NO_IO] ?? null, unit: "ns/call" },
+  { name: "HTTP execute, stub dispatcher, telemetry: false", value: microNs[NO_IO_NO_OTEL] ?? null, unit: "ns/call" },
 ];
 
 if (JSON_ONLY) {

@@ -1,5 +1,6 @@
 import { ClosedError, InvalidOptionError, noopLogger, systemClock } from "../core/index.js";
 import { createCircuitBreakers } from "../breaker/index.js";
+import { onSharedAbort } from "../retry/index.js";
 import { interpretClientResult, PendingClientCalls, type ClientToolResult } from "../client-tools/index.js";
 import { createDefaultDispatcher, type HttpDispatcher } from "../http/index.js";
 import { createBackendTable } from "../backends/index.js";
@@ -21,6 +22,8 @@ import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./stages/parse-argum
 import { decidePolicy } from "./stages/policy.js";
 import { resolveTool } from "./stages/resolve-tool.js";
 import type { ToolCallHooks, ToolExecutor, ToolExecutorOptions } from "./types.js";
+
+const KEEP_LISTENER = (): void => {};
 
 /** What a stage returns: an outcome ends the call, undefined goes on. */
 type Step = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
@@ -65,6 +68,9 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     for (const transition of ["break", "half-open", "reset"] as const) breakers.on(transition, (e) => telemetry.onBreakerTransition(e.name, transition));
   }
   const closing = new AbortController();
+  // Every attempt listens on this signal through one shared listener; this permanent member keeps that listener
+  // registered between calls, so a call adds and removes a set entry, not an event listener.
+  onSharedAbort(closing.signal, KEEP_LISTENER);
   const rt: ExecutorRuntime = {
     registry,
     agent: options.agent,

@@ -7,8 +7,16 @@ import type { OtelContext, OtelMeter, OtelPropagator, OtelSpan, OtelTextMapSette
  */
 export interface OpenTelemetryApi {
   readonly context: { active(): OtelContext; with<T>(context: OtelContext, fn: () => T): T };
-  readonly trace: { getTracer(name: string, version?: string): OtelTracer; setSpan(context: OtelContext, span: OtelSpan): OtelContext };
+  readonly trace: {
+    getTracer(name: string, version?: string): OtelTracer;
+    setSpan(context: OtelContext, span: OtelSpan): OtelContext;
+    getTracerProvider(): object;
+  };
   readonly metrics: { getMeter(name: string, version?: string): OtelMeter };
+  /** The API's no-op meter: a meter of its class records nothing. */
+  readonly createNoopMeter?: () => object;
+  /** The API's proxy provider: a fresh one's delegate is the no-op provider (no SDK registered). */
+  readonly ProxyTracerProvider?: new () => { getDelegate(): unknown };
   readonly propagation: OtelPropagator;
   readonly defaultTextMapSetter: OtelTextMapSetter;
 }

@@ -234,6 +234,12 @@ class ApiTelemetry implements Telemetry {
   readonly calls: OtelCounter;
   readonly duration: OtelHistogram;
   readonly meter: OtelMeter;
+  /** False when the meter is the API's no-op one (no meter given, none registered when the executor was created). */
+  readonly metricsOn: boolean;
+  /** A tracer the host gave: always used. Otherwise the global one, checked per call. */
+  readonly ownTracer: boolean;
+  /** The provider the global API delegates to while no SDK is registered. */
+  readonly noopProvider: unknown;
   #breakerTransitions: OtelCounter | undefined;
 
   constructor(api: OpenTelemetryApi, o: TelemetryOptions, mode: TracePropagationMode) {
@@ -250,6 +256,10 @@ class ApiTelemetry implements Telemetry {
     if (a?.namespace !== undefined) base.namespace = a.namespace;
     if (a?.promptpackName !== undefined) base.promptpack_name = a.promptpackName;
     this.base = base;
+    const noopMeter = api.createNoopMeter?.();
+    this.metricsOn = o.meter !== undefined || noopMeter === undefined || Object.getPrototypeOf(this.meter) !== Object.getPrototypeOf(noopMeter);
+    this.ownTracer = o.tracer !== undefined;
+    this.noopProvider = api.ProxyTracerProvider === undefined ? undefined : new api.ProxyTracerProvider().getDelegate();
     this.calls = this.meter.createCounter(TOOL_CALLS_METRIC, { description: "Total number of tool calls" });
     this.duration = this.meter.createHistogram(TOOL_CALL_DURATION_METRIC, {
       description: "Duration of tool calls in seconds",
@@ -258,7 +268,19 @@ class ApiTelemetry implements Telemetry {
     });
   }
 
+  /**
+   * Whether spans are recorded: a host tracer, or a global provider that an SDK
+   * registered (checked per call: the host may register it after the executor
+   * was created). With the API installed and no SDK, spans would all be no-ops.
+   */
+  tracing(): boolean {
+    if (this.ownTracer || this.noopProvider === undefined) return true;
+    const provider = this.api.trace.getTracerProvider() as { getDelegate?: () => unknown };
+    return (typeof provider.getDelegate === "function" ? provider.getDelegate() : provider) !== this.noopProvider;
+  }
+
   startCall(info: CallStartInfo): CallSpan {
+    if (!this.tracing()) return this.metricsOn ? new MetricsOnlySpan(this, info.toolName) : NOOP_CALL_SPAN;
     const attributes: Record<string, string> = { "tool.name": info.toolName };
     if (info.registryName !== undefined && info.registryName !== "") {
       attributes["tool.registry.name"] = info.registryName;
@@ -278,6 +300,32 @@ class ApiTelemetry implements Telemetry {
     });
     this.#breakerTransitions.add(1, { ...this.base, breaker, transition });
   }
+}
+
+/** A call's metrics when no tracer records spans: nothing to inject, no context to run in. */
+class MetricsOnlySpan implements CallSpan {
+  readonly #t: ApiTelemetry;
+  readonly #tool: string;
+  #ended = false;
+  constructor(t: ApiTelemetry, tool: string) {
+    this.#t = t;
+    this.#tool = tool;
+  }
+  inject(): void {}
+  run<T>(fn: () => T): T {
+    return fn();
+  }
+  retry(): void {}
+  end(outcome: CallEndInfo): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    recordMetrics(this.#t, this.#tool, outcome);
+  }
+}
+
+function recordMetrics(t: ApiTelemetry, tool: string, outcome: CallEndInfo): void {
+  t.calls.add(1, { ...t.base, tool, status: outcome.rejectedBeforeExecution === true ? "error" : "success" });
+  t.duration.record(outcome.status === "client" ? 0 : outcome.durationMs / 1000, { ...t.base, tool });
 }
 
 class ApiCallSpan implements CallSpan {
@@ -331,8 +379,6 @@ class ApiCallSpan implements CallSpan {
       span.setStatus({ code: STATUS_ERROR, message });
     }
     span.end();
-    const t = this.#t;
-    t.calls.add(1, { ...t.base, tool: this.#tool, status: outcome.rejectedBeforeExecution === true ? "error" : "success" });
-    t.duration.record(outcome.status === "client" ? 0 : outcome.durationMs / 1000, { ...t.base, tool: this.#tool });
+    if (this.#t.metricsOn) recordMetrics(this.#t, this.#tool, outcome);
   }
 }
