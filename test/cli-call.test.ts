@@ -3,7 +3,6 @@
 // --timeout override and the progress line in-process on a manual clock.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,26 +11,8 @@ import type { CliIo } from "../src/cli/index.js";
 import { createManualClock, startGrpcToolBackend, startHttpToolBackend, type GrpcToolBackend, type HttpToolBackend } from "../src/testing.js";
 import { startMcpHttpServer, type McpHttpTestServer } from "./helpers/mcp-server.js";
 import { STANDARD_TOOLS } from "./helpers/mcp-tools.js";
+import { omniaTools } from "./helpers/cli.js";
 
-const BIN = join("src", "cli", "omnia-tools.ts");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function omniaTools(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Durations and start times vary from run to run. */
 function stable(text: string): string {

@@ -2,27 +2,14 @@
 // loopback backends: a table of every handler's health, exit 1 when one is unhealthy.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startGrpcToolBackend } from "../src/testing.js";
 import { startHttpServer } from "./helpers/http-server.js";
 import { closedPortUrl } from "./helpers/policy-broker.js";
+import { omniaTools } from "./helpers/cli.js";
 
-const BIN = join("src", "cli", "omnia-tools.ts");
-
-function omniaTools(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test("probe: a table of every handler, exit 0 when all are healthy and 1 when one is not; --json; usage errors exit 2", async () => {
   const http = await startHttpServer((_req, res) => void res.end());

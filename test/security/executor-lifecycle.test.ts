@@ -5,7 +5,6 @@
 // before its next attempt keeps the process alive.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { createManualClock, MemoryRecorder, startGrpcToolBackend } from "../../s
 import type { JsonValue } from "../../src/core/index.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { closedPortUrl } from "../helpers/policy-broker.js";
+import { omniaTools } from "../helpers/cli.js";
 
 const CLOSED = "execute: the executor closed while the call was in flight";
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -147,13 +147,7 @@ test("omnia-tools call with a retry policy against a refused port waits out its 
   try {
     const file = join(dir, "registry.yaml");
     await writeFile(file, httpHandler(`${refused}/x`, "\n      retryPolicy: { maxAttempts: 3, initialBackoff: 150ms, retryOnNetworkError: true }"));
-    const run = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", join("src", "cli", "omnia-tools.ts"), "call", "--registry", file, "t", "{}", "--json"], { stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout }));
-    });
+    const run = await omniaTools("call", "--registry", file, "t", "{}", "--json");
     assert.equal(run.code, 1, run.stdout);
     const printed = JSON.parse(run.stdout) as { outcome: { message: string }; record: { attempts: number } };
     assert.equal(printed.outcome.message, `3 attempts exhausted: Post "${refused}/x": dial tcp ${refused.slice(7)}: connect: connection refused`);

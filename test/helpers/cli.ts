@@ -1,0 +1,25 @@
+// Runs the omnia-tools binary from source as a child process, as a user's shell would.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+const BIN = join("src", "cli", "omnia-tools.ts");
+
+/** What one run printed and how it exited. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `omnia-tools <args>` through tsx, with no standard input. */
+export function omniaTools(...args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
