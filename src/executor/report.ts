@@ -72,26 +72,33 @@ export function createReport(deps: {
     }
   }
 
-  function record(r: ToolCallRecord): void {
+  /** Hands a row to the recorder; a throw or a rejection is logged and never reaches the call. */
+  function deliver(what: string, r: ToolCallStart, send: () => void | Promise<void>): void {
+    const failed = (e: unknown): void => logger.error(what, { toolName: r.toolName, callId: r.callId, error: toError(e).message });
     try {
-      const out = recorder!.record(r);
-      if (out !== undefined && typeof (out as Promise<void>).then === "function") {
-        (out as Promise<void>).then(undefined, (e: unknown) => logger.error("failed to record tool call", { toolName: r.toolName, callId: r.callId, error: toError(e).message }));
-      }
+      const out = send();
+      if (out !== undefined && typeof (out as Promise<void>).then === "function") (out as Promise<void>).then(undefined, failed);
     } catch (e) {
-      logger.error("failed to record tool call", { toolName: r.toolName, callId: r.callId, error: toError(e).message });
+      failed(e);
     }
   }
 
-  function startRecord(r: ToolCallStart): void {
-    try {
-      const out = recorder!.start!(r);
-      if (out !== undefined && typeof (out as Promise<void>).then === "function") {
-        (out as Promise<void>).then(undefined, (e: unknown) => logger.error("failed to record tool call start", { toolName: r.toolName, callId: r.callId, error: toError(e).message }));
-      }
-    } catch (e) {
-      logger.error("failed to record tool call start", { toolName: r.toolName, callId: r.callId, error: toError(e).message });
-    }
+  /** The fields a call's start row and its record share. */
+  function startFields(state: CallState): ToolCallStart {
+    const handler = state.handler;
+    const handlerType = handler?.type ?? "";
+    const sessionId = state.sessionId;
+    return {
+      callId: state.callId,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      toolName: state.toolName,
+      handlerName: handler?.name ?? "",
+      handlerType,
+      execution: handlerType === "client" ? "client" : "server",
+      ...registryFields,
+      arguments: state.recordedArgs,
+      startedAt: state.startedAt,
+    };
   }
 
   function resolved(state: CallState): void {
@@ -102,47 +109,27 @@ export function createReport(deps: {
       if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.injectTrace = traceInjector(span, undiciRequestCreate);
     }
     if (startsRecords) {
-      const sessionId = state.sessionId;
-      const handlerType = handler?.type ?? "";
-      startRecord({
-        callId: state.callId,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        toolName: state.toolName,
-        handlerName: handler?.name ?? "",
-        handlerType,
-        execution: handlerType === "client" ? "client" : "server",
-        ...registryFields,
-        arguments: state.recordedArgs,
-        startedAt: state.startedAt,
-      });
+      const row = startFields(state);
+      deliver("failed to record tool call start", row, () => recorder!.start!(row));
     }
   }
 
   function finish(state: CallState, ending: Ending, recordMessage?: string, cause?: Error): ToolOutcome {
     const durationMs = clock.now() - state.startedAt;
-    const handler = state.handler;
-    const handlerType = handler?.type ?? "";
+    const handlerType = state.handler?.type ?? "";
     const { callId, toolName } = state;
     // No recorder: no record to build (it was most of this function's cost per call).
     if (recorder !== undefined) {
-      const sessionId = state.sessionId;
       const audit = state.audit;
-      record({
-        callId,
-        ...(sessionId === undefined ? {} : { sessionId }),
-        toolName,
-        handlerName: handler?.name ?? "",
-        handlerType,
-        execution: handlerType === "client" ? "client" : "server",
-        ...registryFields,
+      const row: ToolCallRecord = {
+        ...startFields(state),
         status: ending.status,
-        arguments: state.recordedArgs,
         ...(ending.status === "success" ? recordedResult(state, ending.result, ending.resultJson) : { errorMessage: recordMessage ?? ending.message }),
         ...(audit === undefined ? {} : { policyAudit: audit }),
-        startedAt: state.startedAt,
         durationMs,
         attempts: state.attempts,
-      });
+      };
+      deliver("failed to record tool call", row, () => recorder.record(row));
     }
     if (listeners.tool_result.size > 0) emit("tool_result", { callId, name: toolName, ok: ending.status === "success", durationMs });
     if (state.span !== undefined || logger !== noopLogger) observeEnd(state, ending, durationMs, cause);

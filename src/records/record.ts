@@ -8,54 +8,6 @@ import type { JsonValue } from "../core/index.js";
 export type ToolCallStatus = "success" | "error" | "denied";
 
 /**
- * One tool call, recorded once when its outcome is known (API.md decision 10).
- * This is the signal that always exists: server-side calls never appear on the
- * client stream, so the record is where a call — and a denial — is visible.
- *
- * Never holds a secret: auth headers and credentials are not part of it.
- * @public
- */
-export interface ToolCallRecord {
-  /** The model's (provider-assigned) call id. */
-  readonly callId: string;
-  /** The session, from the caller's identity, when known. */
-  readonly sessionId?: string;
-  /** The tool name. */
-  readonly toolName: string;
-  /** The ToolRegistry handler that serves the tool; empty for an unknown tool. */
-  readonly handlerName: string;
-  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty for an unknown tool. */
-  readonly handlerType: string;
-  /** Where the call ran: in the runtime (`server`) or in the connected client (`client`). */
-  readonly execution: "server" | "client";
-  /** The agent's ToolRegistry name (`metadata.name`), when the registry has one. */
-  readonly registryName?: string;
-  /** The agent's ToolRegistry namespace, when the registry has one. */
-  readonly registryNamespace?: string;
-  readonly status: ToolCallStatus;
-  /** The arguments: the parsed value, or the raw text when it was not valid JSON. */
-  readonly arguments: JsonValue | string;
-  /** On success: the result handed to the model. */
-  readonly result?: JsonValue;
-  /** On success: the result's text as handed to the model (the outcome's `resultJson`), when known. */
-  readonly resultJson?: string;
-  /** On error or denied: the text the model saw. */
-  readonly errorMessage?: string;
-  /** When execution started, in the clock's milliseconds. */
-  readonly startedAt: number;
-  /** From start to outcome, in milliseconds. */
-  readonly durationMs: number;
-  /** Backend attempts made (0 when none was: denied, unknown tool, bad arguments, breaker open). */
-  readonly attempts: number;
-  /**
-   * Audit mode: the policy let the call proceed but would have denied it in
-   * enforce mode (the broker's `wouldDeny`), with the rule (`deniedBy`) and its
-   * text (`message`) as the policy reported them. Absent for every other call.
-   */
-  readonly policyAudit?: { readonly deniedBy: string; readonly message: string };
-}
-
-/**
  * A tool call as it starts, before the policy decision and any backend call:
  * what Omnia's runtime writes as the `pending` row of session-api's `tool_calls`.
  * Every call that is recorded with {@link Recorder.record} was started first,
@@ -71,7 +23,7 @@ export interface ToolCallStart {
   readonly toolName: string;
   /** The ToolRegistry handler that serves the tool; empty for an unknown tool. */
   readonly handlerName: string;
-  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty for an unknown tool. */
+  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`, `platform`); empty for an unknown tool. */
   readonly handlerType: string;
   /** Where the call runs: in the runtime (`server`) or in the connected client (`client`). */
   readonly execution: "server" | "client";
@@ -83,6 +35,35 @@ export interface ToolCallStart {
   readonly arguments: JsonValue | string;
   /** When execution started, in the clock's milliseconds. */
   readonly startedAt: number;
+}
+
+/**
+ * One tool call, recorded once when its outcome is known: the fields of its
+ * start, and how it ended. This is the signal that always exists: server-side
+ * calls never appear on the client stream, so the record is where a call — and
+ * a denial — is visible.
+ *
+ * Never holds a secret: auth headers and credentials are not part of it.
+ * @public
+ */
+export interface ToolCallRecord extends ToolCallStart {
+  readonly status: ToolCallStatus;
+  /** On success: the result handed to the model. */
+  readonly result?: JsonValue;
+  /** On success: the result's text as handed to the model (the outcome's `resultJson`), when known. */
+  readonly resultJson?: string;
+  /** On error or denied: the text the model saw. */
+  readonly errorMessage?: string;
+  /** From start to outcome, in milliseconds. */
+  readonly durationMs: number;
+  /** Backend attempts made (0 when none was: denied, unknown tool, bad arguments, breaker open). */
+  readonly attempts: number;
+  /**
+   * Audit mode: the policy let the call proceed but would have denied it in
+   * enforce mode (the broker's `wouldDeny`), with the rule (`deniedBy`) and its
+   * text (`message`) as the policy reported them. Absent for every other call.
+   */
+  readonly policyAudit?: { readonly deniedBy: string; readonly message: string };
 }
 
 /**
