@@ -33,7 +33,7 @@ ALIASES.set("canceled", "CANCELLED");
  *
  * Why: the Go snapshot upper-cases grpc-go's CamelCase (`DeadlineExceeded` →
  * `DEADLINEEXCEEDED`), so DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED never match
- * (runtime-tools.md §2.3). Compare canonical names instead.
+ * (`internal/runtime/tools/retry_classify.go`). Compare canonical names instead.
  * @internal Does not follow semver.
  */
 export function grpcStatusName(code: number | string): GrpcStatusName | undefined {
