@@ -18,7 +18,7 @@ import { isValidGrpcMetadataKey, isValidGrpcMetadataValue, isValidHeaderValue } 
  *
  * Decisions (contract 1.9.0, as Omnia's "Facade ↔ runtime protocol" and "Tool
  * backend protocol" docs pages describe it, over Omnia 1.3.0's Go code):
- * - A claim with an **empty value is not sent**. Both seeds say every identity
+ * - A claim with an **empty value is not sent**. Both pages say every identity
  *   header, claims included, is emitted only when non-empty; the 1.3.0 code
  *   (`ToOutboundHeaders`, `pkg/policy/context.go`) sent empty claims.
  * - An entry whose value is not a valid header value (a control character
