@@ -60,7 +60,7 @@ export type {
 } from "./breaker/index.js";
 export { RetriesExhaustedError } from "./retry/index.js";
 
-// headers: x-omnia-* identity propagation, claims, parameters, Go-exact formatting (contract.md §4, http.md §2.10–§2.12)
+// headers: x-omnia-* identity propagation, claims, parameters, Go-exact formatting (Omnia's pkg/policy/context.go, internal/runtime/tools/http_client.go)
 export {
   OmniaHeader,
   OMNIA_HEADER_KEYS,

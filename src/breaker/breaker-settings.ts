@@ -2,7 +2,8 @@ import { InvalidOptionError, rejectUnknownOptions } from "../core/index.js";
 
 /**
  * The thresholds of a circuit breaker. Every field is optional; the defaults are
- * the Omnia runtime contract 1.9.0 numbers (seed 004, API.md decision 2).
+ * the numbers of Omnia's runtime contract 1.9.0, as Omnia's "Tool backend protocol"
+ * docs page states them.
  * @public
  */
 export interface BreakerThresholds {

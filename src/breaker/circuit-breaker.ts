@@ -15,7 +15,7 @@ export type BreakerState = "closed" | "open" | "half-open";
  * The admission of one call (one backend attempt) by a breaker. Report its
  * outcome exactly once; later reports are ignored.
  *
- * Classification (API.md decision 2, runtime-tools.md §1.3):
+ * Classification (a breaker guards one backend attempt; a failure is the backend misbehaving):
  * - {@link BreakerTicket.failure}: 5xx, 1xx/3xx finals, transport errors, per-attempt
  *   timeouts, gRPC non-OK statuses, MCP transport errors.
  * - {@link BreakerTicket.success}: 2xx, every 4xx (408 and 429 too), gRPC `is_error=true`
@@ -220,7 +220,8 @@ export class Breaker implements CircuitBreaker {
     }
     const window = this.window;
     window.record(now, true);
-    // The trip rules are evaluated only when a failure is recorded (runtime-tools.md §1.4, B4).
+    // The trip rules are evaluated only when a failure is recorded, never on a success
+    // (a window at 20 calls and >= 50 % failures stays closed until the next failure).
     if (window.consecutiveTripped()) {
       this.toOpen(now, "consecutive-failures", window.calls, window.failures);
     } else if (window.calls >= this.settings.minimumCalls && window.failures / window.calls >= this.settings.failureRatio) {
@@ -230,7 +231,7 @@ export class Breaker implements CircuitBreaker {
 
   /** @internal */
   onAbandon(generation: number): void {
-    // An abandoned call is not recorded at all (API.md decision 2); it frees its trial slot.
+    // An abandoned call (the caller's signal fired) is not recorded at all; it frees its trial slot.
     if (generation !== this.generation) return;
     if (this.stateCode === HALF_OPEN) this.trialsAdmitted--;
   }

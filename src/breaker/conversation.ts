@@ -3,7 +3,8 @@ import { BreakerSet } from "./circuit-breakers.js";
 import type { CircuitBreakers, CircuitBreakersOptions } from "./circuit-breakers.js";
 
 /**
- * Which sandbox claims have been proven reachable (seed 004). Before a call to a
+ * Which sandbox claims have been proven reachable (the reachability check of
+ * Omnia's "Tool backend protocol" docs page). Before a call to a
  * proven claim the executor dials it once, without retries, and fails the call at
  * once if the dial fails; a claim not yet proven is dialled with waiting or retries
  * until it answers, and the first success proves it.

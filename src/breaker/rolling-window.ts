@@ -5,14 +5,14 @@ import type { BreakerSettings } from "./breaker-settings.js";
  * (calls and failures per bucket) and a ring of the last `consecutiveFailures`
  * failure times. Memory is fixed at construction, whatever the call rate.
  *
- * Why a ring of failure times: the spec's rule is "consecutive failures = the
+ * Why a ring of failure times: the rule is "consecutive failures = the
  * trailing run of failures (no non-failure between them) whose timestamps are
- * inside the window" (runtime-tools.md §1.2). With K = the threshold, the run
+ * inside the window". With K = the threshold, the run
  * reaches K inside the window exactly when the K-th most recent failure of the
- * run is still inside it, so the last K times are enough (API.md decision 2).
+ * run is still inside it, so the last K times are enough.
  *
  * Every out-of-window bucket is expired on each update, not one per update as
- * gobreaker does (runtime-tools.md §8 item 16).
+ * gobreaker (which Omnia's `internal/runtime/tools/circuit_breaker.go` uses) does.
  * @internal Does not follow semver.
  */
 export class RollingWindow {

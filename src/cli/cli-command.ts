@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Clock } from "../core/index.js";
 
-/** Exit codes shared by every subcommand (API.md: 0 success, 1 failure, 2 usage or config error). */
+/** Exit codes shared by every subcommand: 0 success, 1 failure, 2 usage or config error. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;

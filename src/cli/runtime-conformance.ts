@@ -2,7 +2,7 @@
 // runtime-conformance: runs the omnia.runtime.v1 protocol conformance suite against a
 // runtime's gRPC endpoint, prints a table (or JSON), and exits 0 when it is conformant,
 // 1 when it is not (an unreachable runtime included), 2 on a usage error.
-// Flags, output and exit codes follow Omnia's cmd/runtime-conformance (contract.md §3.3);
+// Flags, output and exit codes follow Omnia's cmd/runtime-conformance (`main.go`);
 // --json is ours.
 import { parseArgs } from "node:util";
 import { parseGoDuration } from "../core/index.js";

@@ -5,7 +5,7 @@ import type { ClientToolResult } from "./types.js";
 export const NO_CLIENT_REASON = "no client available to execute client-side tools";
 
 /**
- * What a client's answer means for the model (runtime-tools.md §4.4–4.5):
+ * What a client's answer (an omnia.runtime.v1 `ClientToolResult`) means for the model:
  * a result (JSON text parsed, or the raw text when it is not JSON); a
  * rejection without `isDenied` (the client's tool failed: error); a rejection
  * with `isDenied` (declined or never answered: denied). Both rejections show

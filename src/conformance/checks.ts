@@ -1,4 +1,4 @@
-// The six checks of Omnia's pkg/runtime/conformance (contract.md §3.2), one
+// The six checks of Omnia's pkg/runtime/conformance (`checks.go`), one
 // function each, in output order. Every detail string is byte-identical to the
 // Go suite's; `%v` parts of a status read as grpc-go prints one
 // (`rpc error: code = Internal desc = boom`), and `%T` of a frame as Go's type name.

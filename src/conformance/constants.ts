@@ -20,7 +20,7 @@ export interface CheckResult {
 
 /**
  * The fixed parameters of the conformance suite, as Omnia's
- * `pkg/runtime/conformance` defines them (contract.md §3.1).
+ * `pkg/runtime/conformance` defines them (`conformance.go`).
  * @public
  */
 export const CONFORMANCE = Object.freeze({

@@ -73,7 +73,7 @@ export interface ConformanceResult {
 /**
  * Runs the omnia.runtime.v1 protocol conformance suite against a runtime, with
  * the checks, skip rules and detail strings of Omnia's `pkg/runtime/conformance`
- * (contract.md §3):
+ * (`checks.go`, `conformance.go`):
  *
  * 1. `health/contract`: Health answers `healthy: true` and a `N.N.N` `contract_version`.
  *    If it fails, every other check is skipped.

@@ -46,7 +46,8 @@ export const GRPC_STATUS_CODE_NAMES: readonly GrpcStatusCodeName[] = Object.free
 ]);
 
 /**
- * `grpcConfig.retryPolicy.retryableStatusCodes` when absent (runtime-tools.md §2.1).
+ * `grpcConfig.retryPolicy.retryableStatusCodes` when absent, as Omnia's controller
+ * defaults it (`internal/controller/tools_config.go`); an explicit `[]` retries no status.
  * @public
  */
 export const DEFAULT_GRPC_RETRYABLE_STATUS_CODES: readonly GrpcStatusCodeName[] = Object.freeze(["UNAVAILABLE", "DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED"]);

@@ -38,7 +38,7 @@ const WORKLOAD_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 export type WorkloadTokenCache = Map<string, { token: string; expiresAtMs: number }>;
 
 /**
- * Builds a handler's own auth header, once per call (http.md §1.5):
+ * Builds a handler's own auth header, once per call (Omnia's `internal/runtime/tools/auth.go`):
  * bearer and basic from `secrets` (or the mounted token file, re-read on every
  * call, trailing LF stripped), serviceAccount from the projected token file,
  * workloadIdentity from the acquirer. Returns `{}` for a handler without auth.

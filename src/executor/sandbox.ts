@@ -8,7 +8,7 @@ export const SANDBOX_DIAL_TIMEOUT_MS = 2_000;
 /**
  * A sandbox claim already proven reachable in the conversation did not answer
  * the dial before a call: `sandbox <claim> unreachable: <reason>`. The call
- * fails at once, without retries (seed 004).
+ * fails at once, without retries (the reachability check of Omnia's "Tool backend protocol" docs page).
  * @public
  */
 export class SandboxUnreachableError extends OmniaToolsError {

@@ -30,7 +30,7 @@ export interface ToolServiceClientOptions {
   readonly endpoint: string;
   /** Dial TLS. Default `false`: plaintext HTTP/2 (h2c), as Omnia does. An `https://` endpoint implies `true`. */
   readonly tls?: boolean | undefined;
-  /** PEM client certificate for mTLS. Takes effect only together with `tlsKeyPath` (seed 004). */
+  /** PEM client certificate for mTLS. Takes effect only together with `tlsKeyPath`, as in Omnia. */
   readonly tlsCertPath?: string | undefined;
   /** PEM private key of `tlsCertPath`. Takes effect only together with it. */
   readonly tlsKeyPath?: string | undefined;

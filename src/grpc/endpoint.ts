@@ -109,7 +109,7 @@ function readTls(fields: TlsFields, logger: Logger): ResolvedTls {
     out.cert = cert;
     out.key = key;
   } else if (certPath !== "" || keyPath !== "") {
-    // Seed 004: tlsCertPath takes effect only together with tlsKeyPath.
+    // As in Omnia: tlsCertPath takes effect only together with tlsKeyPath.
     logger.warn(`grpc client: ${certPath !== "" ? "tlsCertPath is ignored without tlsKeyPath" : "tlsKeyPath is ignored without tlsCertPath"}`, {});
   }
   return out;

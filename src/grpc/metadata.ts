@@ -27,7 +27,7 @@ const RESERVED_KEYS = new Set(["content-type", "user-agent", "te", "connection",
  * - an entry whose key is not `[0-9a-z-_.]+`, starts with `grpc-` or is owned
  *   by the transport (`content-type`, `te`, `user-agent`, ...), or whose value
  *   is not printable ASCII (base64 for a `-bin` key), is skipped and logged at
- *   warn, never failing the call (API.md decision 11; grpc-go would fail the
+ *   warn, never failing the call (grpc-go would fail the
  *   RPC with `Internal` instead). The value is never logged.
  *
  * `authorization` passes through as given.

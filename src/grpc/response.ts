@@ -26,7 +26,7 @@ export type ToolResponseInterpretation =
 
 /**
  * Interprets the result of `ToolService/Execute` the way Omnia's runtime does
- * (seed 004, contract.md §1.1, `marshalGRPCResponse`):
+ * (Omnia's "Tool backend protocol" docs page; `marshalGRPCResponse` in `internal/runtime/tools/omnia_executor_grpc.go`):
  *
  * | input | outcome |
  * |---|---|

@@ -3,8 +3,8 @@ import { NameCache } from "./name-cache.js";
 import { isTokenCode } from "./validity.js";
 
 /**
- * Go's `textproto.CanonicalMIMEHeaderKey` (go1.19), byte for byte
- * (contract.md §4.7):
+ * Go's `textproto.CanonicalMIMEHeaderKey` (go1.19), byte for byte, as Omnia's
+ * `CanonicalClaimHeader` (`pkg/policy/context.go`) applies it:
  * - if any character is not an RFC 7230 token character (space, `:`, `/`,
  *   `@`, any non-ASCII…), `name` is returned completely unchanged;
  * - otherwise the first letter and every letter right after a `-` are

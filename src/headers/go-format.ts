@@ -72,7 +72,7 @@ const EXPONENTS: readonly string[] = Array.from({ length: 27 }, (_, i) => {
 /**
  * Go's `%v` of a JSON value decoded into Go's `any` (every number a float64),
  * as Omnia renders query values, `urlTemplate` substitutions and
- * `headerParams` (http.md §2.10.1):
+ * `headerParams` (`internal/runtime/tools/http_client.go`):
  * - string: itself, unquoted; boolean: `true`/`false`; null: `<nil>`;
  * - number: {@link goFormatFloat} (`1e+06`, `-0`);
  * - array: elements space-separated in brackets: `[1 2 3]`, `[a b]`, `[]`;

@@ -1,7 +1,7 @@
 import type { Identity, IdentityPayload } from "./identity.js";
 
 /**
- * Omnia's `IdentityPayloadFromPropagation` (contract.md §4.6): the `identity`
+ * Omnia's `IdentityPayloadFromPropagation` (`pkg/policy/broker_contract.go`): the `identity`
  * object of a policy-broker `DecisionRequest`, rebuilt from the flat fields.
  * - `null` when no identity is given, or when user id, subject id, agent name,
  *   origin and workspace are all empty and there is no claim: unauthenticated
@@ -12,7 +12,8 @@ import type { Identity, IdentityPayload } from "./identity.js";
  * - `claims` is a copy of the claim map, or `null` when the identity has none.
  *
  * Decision: a non-empty subject id alone makes the payload non-null
- * (contract.md §4.6 marks this UNSURE and recommends it).
+ * (Omnia 1.3.0 checks user id, agent, origin, workspace and claims, and has no
+ * subject id; the 1.9.0 subject id counts like the user id).
  * Key order is the wire order: origin, subject, endUser, workspace, agent, claims.
  * @public
  */

@@ -1,6 +1,6 @@
 /**
  * The caller identity that crosses the facade → runtime → tool hops as flat
- * `x-omnia-*` headers (contract.md §4). Every field is optional; an empty string
+ * `x-omnia-*` headers (Omnia's `pkg/policy/context.go`). Every field is optional; an empty string
  * is the same as an absent field and is never emitted.
  *
  * The inbound `Authorization` token is deliberately not a field: it never

@@ -35,8 +35,9 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /**
  * Rehydrates the caller identity from one call's incoming metadata, as Omnia's
- * runtime interceptor (`policy.FromIncomingGRPCMetadata`, contract.md §4.5)
- * does, plus the 1.9.0 facade-hop keys (§4.9).
+ * runtime interceptor (`policy.FromIncomingGRPCMetadata`, called from `internal/runtime/interceptor.go`)
+ * does, plus the 1.9.0 facade-hop keys (`x-omnia-client-tools`, `x-omnia-session-open`,
+ * `x-omnia-declare-bin`).
  * - Only `x-omnia-*` keys are read; names are matched case-insensitively.
  *   `authorization` is never read: the caller's token stays out of the identity.
  * - Flat keys (the identity and runtime rows of `OMNIA_HEADER_KEYS`) set
@@ -51,7 +52,7 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
  *   with `", "` before we see them, so such a value is read as one string.
  * - An illegal entry, a key outside `[0-9a-z-_.]` or a value outside printable
  *   ASCII (or not base64, for `-bin`), is skipped and logged at warn; it never
- *   fails the call (API.md decision 11).
+ *   fails the call.
  * @public
  */
 export function identityFromMetadata(headers: MetadataInput | undefined | null, options?: IdentityFromMetadataOptions): IncomingIdentity {

@@ -36,7 +36,7 @@ export type OmniaHeaderName = (typeof OmniaHeader)[keyof typeof OmniaHeader];
 
 /**
  * Which hop a key belongs to:
- * - `identity`: the caller, set by the facade (contract.md §4.3 `headerKeyMap`);
+ * - `identity`: the caller, set by the facade (`headerKeyMap` in Omnia's `pkg/policy/context.go`);
  * - `runtime`: set by the runtime from its Provider (`provider`, `model`), also in `headerKeyMap`;
  * - `tool`: added by the runtime on a tool call only;
  * - `facade-hop`: describes the facade → runtime call itself; never reaches a tool, a claim or the broker.
@@ -68,7 +68,7 @@ export interface OmniaHeaderKey {
 
 /**
  * The single source of truth for the `x-omnia-*` keys, in Omnia's
- * `headerKeyMap` emission order (contract.md §4.3; `subject-id` is the 1.9.0
+ * `headerKeyMap` emission order (`pkg/policy/context.go`; `subject-id` is the 1.9.0
  * addition and sits after `user-id`). Every function of this module derives
  * its key lists from this table.
  * @public

@@ -17,7 +17,7 @@ export type HeaderLayer = Readonly<Record<string, string>> | undefined | null;
  * entry spells it, with the winning value.
  *
  * Go 1.3.0 merged in a map keyed by the exact name, so `authorization` and
- * `Authorization` had a random winner (http.md §2.12.1); this is the intended,
+ * `Authorization` had a random winner; this is the intended,
  * case-insensitive behaviour.
  * @public
  */
@@ -67,7 +67,7 @@ function mergeRespelled(layers: readonly HeaderLayer[]): Record<string, string> 
 }
 
 /**
- * The header sources of one HTTP tool request, named after seed 004
+ * The header sources of one HTTP tool request, named after Omnia's "Tool backend protocol" docs page
  * (contract 1.9.0). See {@link mergeHttpToolHeaders}.
  * @public
  */
@@ -90,7 +90,7 @@ export interface HttpToolHeaderSources {
 
 /**
  * The precedence of {@link HttpToolHeaderSources}, lowest first: on a name
- * collision a later source wins (seed 004; http.md §2.12.1).
+ * collision a later source wins (Omnia's "Tool backend protocol" docs page).
  * @public
  */
 export const HTTP_TOOL_HEADER_PRECEDENCE = Object.freeze([
@@ -104,8 +104,8 @@ export const HTTP_TOOL_HEADER_PRECEDENCE = Object.freeze([
 ] as const satisfies ReadonlyArray<keyof HttpToolHeaderSources>);
 
 /**
- * The headers of an HTTP tool request, merged case-insensitively in seed
- * 004's order: `Content-Type` < `httpConfig.headers` < auth <
+ * The headers of an HTTP tool request, merged case-insensitively in the
+ * order of Omnia's "Tool backend protocol" docs page: `Content-Type` < `httpConfig.headers` < auth <
  * `headersFromSecret` < Omnia headers < broker-injected < `headerParams`.
  * So a static `Content-Type` beats the configured one, the tool's credential
  * beats a static `Authorization`, the Omnia headers beat static spoofs of
@@ -129,7 +129,7 @@ export function mergeHttpToolHeaders(sources: HttpToolHeaderSources): Record<str
 }
 
 /**
- * The metadata sources of one gRPC tool call (seed 004). See {@link mergeGrpcToolMetadata}.
+ * The metadata sources of one gRPC tool call (Omnia's "Tool backend protocol" docs page). See {@link mergeGrpcToolMetadata}.
  * @public
  */
 export interface GrpcToolMetadataSources {
@@ -150,7 +150,7 @@ export const GRPC_TOOL_METADATA_PRECEDENCE = Object.freeze(["omnia", "authorizat
 >);
 
 /**
- * The metadata of a gRPC tool call (seed 004): the Omnia metadata, then
+ * The metadata of a gRPC tool call (Omnia's "Tool backend protocol" docs page): the Omnia metadata, then
  * `authorization` carrying the handler's credential, then broker-injected
  * headers, a later source winning on a name collision. Keys are lower-cased;
  * an entry with an illegal key (outside `[0-9a-z-_.]`, or `grpc-…`) or a value

@@ -21,7 +21,7 @@ export interface OmniaHeaderContext {
   handlerName?: string | undefined;
   /**
    * `x-omnia-session-id`. When given (even as `""`), it replaces
-   * `identity.sessionId`: seed 004 sends the session id for A2A and
+   * `identity.sessionId`: Omnia sends the session id for A2A and
    * function-invocation calls but not for WebSocket conversations, which only
    * the host can tell apart. Omit it to use `identity.sessionId`.
    */
@@ -39,15 +39,16 @@ export interface OmniaHeaderContext {
 }
 
 /**
- * The identity as it goes out on the runtime → tool hop (seed 004, contract 1.9.0):
+ * The identity as it goes out on the runtime → tool hop (Omnia's "Tool backend protocol" docs page, contract 1.9.0):
  * - agent name and namespace: the runtime's `agent` values when set, else the identity's;
  * - workspace: the identity's (the token's workspace), else the agent's;
- * - provider and model: when `agent` is given, its values only. Seed 003:
+ * - provider and model: when `agent` is given, its values only. Omnia's
+ *   "Facade ↔ runtime protocol" reference:
  *   "set by the runtime and overrides any value the facade sent; absent when
  *   the runtime has no configured provider". Without `agent`, the identity's;
  * - session id: `ctx.sessionId` when given, else the identity's;
- * - subject id: dropped when it equals the user id. Seed 004: "absent when the
- *   token holder is the end user" (seed 003's facade hop sends it equal).
+ * - subject id: dropped when it equals the user id. The tool backend protocol:
+ *   "absent when the token holder is the end user" (the facade hop sends it equal).
  * @internal Does not follow semver.
  */
 export function toolHopIdentity(ctx: OmniaHeaderContext): Identity {
@@ -108,8 +109,8 @@ function hopIdentity(ctx: OmniaHeaderContext): Identity {
 }
 
 /**
- * The Omnia header layer of an HTTP (or OpenAPI) tool request: source 4 of
- * http.md §2.12.1, ready for {@link mergeHttpToolHeaders}'s `omnia`.
+ * The Omnia header layer of an HTTP (or OpenAPI) tool request (the `omnia`
+ * source of {@link HTTP_TOOL_HEADER_PRECEDENCE}), ready for {@link mergeHttpToolHeaders}'s `omnia`.
  * - the identity headers of {@link toOutboundHeaders}, with the tool-hop rules
  *   of the agent, session and subject (see {@link OmniaHeaderContext});
  * - `x-omnia-tool-name`, `x-omnia-tool-registry` (the handler name) and
@@ -135,7 +136,7 @@ export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, strin
 }
 
 /**
- * The Omnia metadata of a gRPC tool call (seed 004): the same identity and
+ * The Omnia metadata of a gRPC tool call (Omnia's "Tool backend protocol" docs page): the same identity and
  * tool keys as {@link buildOmniaHeaders}, lowercase, with gRPC's validity
  * rules ({@link toGrpcMetadata}), and **no** `x-omnia-param-*` entry: the
  * runtime passes no arguments to the metadata builder. `ctx.args` is ignored.

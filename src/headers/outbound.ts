@@ -16,10 +16,11 @@ import { isValidGrpcMetadataKey, isValidGrpcMetadataValue, isValidHeaderValue } 
  *   (`X-Omnia-Claim-Customer_id`).
  * - Never `authorization`, never a facade-hop key, never a tool or param key.
  *
- * Decisions (contract 1.9.0, seeds 003/004 over the 1.3.0 snapshot):
- * - A claim with an **empty value is not sent**. Both seeds say every identity
+ * Decisions (contract 1.9.0, as Omnia's "Facade ↔ runtime protocol" and "Tool
+ * backend protocol" docs pages describe it, over Omnia 1.3.0's Go code):
+ * - A claim with an **empty value is not sent**. Both pages say every identity
  *   header, claims included, is emitted only when non-empty; the 1.3.0 code
- *   (and contract.md §4.4 step 3) sent empty claims.
+ *   (`ToOutboundHeaders`, `pkg/policy/context.go`) sent empty claims.
  * - An entry whose value is not a valid header value (a control character
  *   other than TAB), or a claim whose name holds a non-token character (so
  *   that `canonicalClaimHeader` leaves it unchanged, e.g.
@@ -127,8 +128,7 @@ export function putOutboundHeaders(out: Record<string, string>, identity: Identi
  * validity rules:
  * - a key outside `[0-9a-z-_.]` after lower-casing (an Auth0-style claim such
  *   as `https://example.com/roles`) is skipped and logged at warn, where
- *   grpc-go fails the whole call with `Internal` (contract.md §4.4, API.md
- *   decision 11);
+ *   grpc-go fails the whole call with `Internal`;
  * - a value outside printable ASCII (0x20–0x7E) is skipped and logged at warn.
  * - Claims that lower-case to the same key: the later one in the map wins.
  * @public

@@ -4,7 +4,7 @@ import { goFormat } from "./go-format.js";
 /**
  * Adds `params` to the query of `url` exactly as Omnia does with Go's
  * `url.Parse`, `Query()`, `Set(k, %v of v)`, `RawQuery = Encode()` and
- * `String()` (http.md §2.10.2):
+ * `String()` (`internal/runtime/tools/http_client.go`):
  * - the existing query is parsed (`+` is a space, `%XX` is decoded, a key
  *   without `=` gets `""`; a pair with a bad escape or a `;` is dropped);
  * - each param **replaces** every value of its key; values are Go `%v`

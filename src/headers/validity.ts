@@ -2,7 +2,7 @@
 // `httpguts.ValidHeaderFieldName` / `ValidHeaderFieldValue` (what Go's HTTP
 // transport enforces) and gRPC's metadata rules (what grpc-go enforces).
 
-/** tchar per RFC 7230 §3.2.6, indexed by ASCII code. */
+/** tchar per RFC 7230 section 3.2.6, indexed by ASCII code. */
 const TOKEN = new Uint8Array(128);
 for (let c = 0x30; c <= 0x39; c++) TOKEN[c] = 1;
 for (let c = 0x41; c <= 0x5a; c++) TOKEN[c] = 1;
@@ -77,7 +77,7 @@ export function isValidGrpcMetadataValue(value: string): boolean {
 /**
  * A header value as a latin1 "binary string" of its UTF-8 bytes, so that
  * undici (which sends U+0080–U+00FF as single bytes and rejects anything
- * higher) puts the same bytes on the wire as Go does (http.md §2.12.3).
+ * higher) puts the same bytes on the wire as Go does (Go sends a header value's UTF-8 bytes).
  * ASCII values are returned unchanged.
  * @internal Does not follow semver.
  */

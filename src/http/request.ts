@@ -19,7 +19,7 @@ import { fixedQueryKeys } from "./fixed-query.js";
 export { pathEscape } from "../core/index.js";
 
 /**
- * The request-shaping fields of a normalised `httpConfig` (http.md §1.3). The
+ * The request-shaping fields of a normalised `httpConfig`. The
  * `HttpConfig` that `loadToolRegistry` produces satisfies it.
  * @public
  */
@@ -77,7 +77,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
  * Builds the request exactly as Omnia's runtime sends it for an `http` handler
- * (http.md §2), from the handler, the tool-call arguments and the header
+ * (`internal/runtime/tools/http_client.go`), from the handler, the tool-call arguments and the header
  * context. Pure: no I/O.
  *
  * - Method: upper-cased, default POST. POST, PUT and PATCH carry a body; every

@@ -30,7 +30,7 @@ export type HttpInterpretation =
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
- * Interprets a backend response the way Omnia's runtime does (http.md §3):
+ * Interprets a backend response the way Omnia's runtime does (`internal/runtime/tools/http_client.go`):
  *
  * - 200–299 with a body that is valid JSON (judged on the raw bytes; a BOM
  *   makes it invalid): the body verbatim, unless `redact` (top-level keys,

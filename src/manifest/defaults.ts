@@ -1,4 +1,5 @@
-// Defaults and patterns of the ToolRegistry CRD and operator (http.md §1, runtime-tools.md §2.1, §7).
+// Defaults and patterns of the ToolRegistry CRD and operator (Omnia's `api/v1alpha1/toolregistry_types.go`
+// and `internal/controller/tools_config.go`).
 
 /**
  * `apiVersion` of the ToolRegistry CRD.

@@ -16,7 +16,7 @@ export interface DuplicateTool {
  * Thrown by `loadToolRegistry` when the only problems in a manifest are tool
  * names served by more than one handler (code `ERR_OMNIA_DUPLICATE_TOOL`).
  * Omnia lets the later registration win in a non-deterministic order; this
- * library refuses the manifest instead (API.md decision 5).
+ * library refuses the manifest instead.
  *
  * It is a {@link ConfigError}: `issues` lists every duplicate with its path, and
  * the message names both handlers. When a manifest has other problems as well,

@@ -1,4 +1,4 @@
-// Turns zod issues into `<path>: <what is wrong>; got <value>` lines (STYLE.md §3.4),
+// Turns zod issues into `<path>: <what is wrong>; got <value>` lines,
 // and formats manifest paths the way users read them: `spec.handlers[2].httpConfig.method`.
 import type { z } from "zod";
 

@@ -1,4 +1,5 @@
-// CRD-shaped handler -> the executable, fully-defaulted form (http.md §1.6). Runs
+// CRD-shaped handler -> the executable, fully-defaulted form, as Omnia's operator
+// builds it (`internal/controller/tools_config.go`). Runs
 // only on handlers that passed validation, so it reads the raw values as typed.
 import type { JsonObject } from "../core/index.js";
 import { parseGoDuration } from "../core/index.js";
@@ -105,7 +106,7 @@ function normalizeMcpRetryPolicy(policy: RawMcpRetryPolicy): McpRetryPolicy {
 }
 
 /**
- * The handler's auth in runtime form (http.md §1.5). The legacy
+ * The handler's auth in runtime form (Omnia's `api/v1alpha1/toolauth_normalize.go`). The legacy
  * `authType`/`authSecretRef` become `{type: authType ?? "bearer", secretRef}`;
  * `auth.type: none` becomes `undefined`.
  */
@@ -217,7 +218,7 @@ function normalizeDelegation(delegation: NonNullable<RawHandler["delegation"]>):
   return Object.freeze({ ...copy, enabled: delegation.enabled ?? false });
 }
 
-/** The resolved endpoint of a handler (runtime-tools.md §7.3). */
+/** The resolved endpoint of a handler, as the ToolRegistry controller's `resolveEndpoint` reports it. */
 function endpointOf(handler: RawHandler): string {
   switch (handler.type) {
     case "http":

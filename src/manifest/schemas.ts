@@ -1,4 +1,4 @@
-// zod schemas of the ToolRegistry resource, field by field (http.md §1, runtime-tools.md §2.1, §4.1, §7).
+// zod schemas of the ToolRegistry resource, field by field (Omnia's `api/v1alpha1/toolregistry_types.go`).
 //
 // These schemas check the shape of each field: types, enums, patterns, ranges and
 // single-field operator rules (a Go duration that parses, a backoffMultiplier >= 1).
@@ -110,7 +110,7 @@ const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const HEADER_VALUE_CTL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /**
- * Static headers: checked at load (STYLE §3.7) so that a header no request
+ * Static headers: checked at load so that a header no request
  * could carry fails here, with its path, instead of failing every call.
  */
 const headerMap = stringMap.superRefine((headers, ctx) => {
@@ -151,7 +151,7 @@ export function checkBackoffMultiplier(value: unknown, transport: RetryTransport
   } else if (typeof value === "string") {
     if (!BACKOFF_MULTIPLIER_PATTERN.test(value)) {
       if (!GO_FLOAT_SYNTAX.test(value)) {
-        // The operator's own text for a value strconv.ParseFloat rejects (http.md §1.4.1).
+        // The operator's own text for a value strconv.ParseFloat rejects (`buildHTTPRetryPolicy`).
         return { message: `${prefix}invalid backoffMultiplier ${JSON.stringify(value)}: strconv.ParseFloat: parsing ${JSON.stringify(value)}: invalid syntax` };
       }
       return { message: `must match ${BACKOFF_MULTIPLIER_PATTERN.source}; got ${describeValue(value)}` };
@@ -288,7 +288,7 @@ export const delegationSchema = z.looseObject({ enabled: z.boolean().nullish() }
 });
 
 const handlerTypeSchema = z.string().refine((t) => (HANDLER_TYPES as readonly string[]).includes(t), {
-  // The controller's own wording (runtime-tools.md §7.2 rule 1).
+  // The controller's own wording (`validateHandler`, `internal/controller/toolregistry_controller.go`).
   error: (issue) => `unknown handler type: ${String(issue.input)}`,
 });
 

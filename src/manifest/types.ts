@@ -2,16 +2,16 @@
  * The typed, normalised shape of a loaded ToolRegistry.
  *
  * A manifest is the CRD-shaped YAML that Omnia users already write. Loading it
- * applies the defaults the way Omnia's CRD schema and operator do (http.md §1.6),
+ * applies the defaults the way Omnia's CRD schema and operator do,
  * so the executors consume one fully-defaulted, frozen object and never look at
  * the raw YAML again:
  *
  * - every duration is a number of **milliseconds** (`timeoutMs`, `initialBackoffMs`);
  *   the field name carries the unit, everything else keeps its YAML name;
  * - `retryPolicy` is present only when the manifest sets one (absent = one attempt),
- *   with the operator's defaults filled in (http.md §1.4.1);
+ *   with the operator's defaults filled in (`buildHTTPRetryPolicy`);
  * - `auth` is the handler-level stanza, with the legacy `authType`/`authSecretRef`
- *   of `httpConfig`/`openAPIConfig` folded into it (http.md §1.5); absent = no auth;
+ *   of `httpConfig`/`openAPIConfig` folded into it; absent = no auth;
  * - optional strings that Omnia treats as unset when empty (`bodyMapping: ""`) are absent;
  * - lists and maps default to empty, never `undefined`.
  */
@@ -80,7 +80,7 @@ export interface SecretKeyRef {
 export interface BearerAuthConfig {
   readonly type: "bearer";
   readonly secretRef: SecretKeyRef;
-  /** The runtime form (http.md §1.5): how the header is built. */
+  /** The runtime form (the operator's `authType`): how the header is built. */
   readonly authType: "bearer";
   /** Where Omnia's operator mounts the token: `/etc/omnia/tool-secrets/<handler>`. */
   readonly tokenPath: string;
@@ -138,7 +138,7 @@ export type AuthConfig = BearerAuthConfig | BasicAuthConfig | ServiceAccountAuth
 
 /**
  * `retryPolicy` of an `http` or `openapi` handler, with the operator's defaults
- * applied (http.md §1.4.1).
+ * applied (Omnia's `buildHTTPRetryPolicy`, `internal/controller/tools_config.go`).
  * @public
  */
 export interface HttpRetryPolicy {
@@ -159,7 +159,7 @@ export interface HttpRetryPolicy {
 }
 
 /**
- * `grpcConfig.retryPolicy`, with defaults applied (runtime-tools.md §2.1).
+ * `grpcConfig.retryPolicy`, with the controller's defaults applied.
  * @public
  */
 export interface GrpcRetryPolicy {
@@ -173,7 +173,7 @@ export interface GrpcRetryPolicy {
 
 /**
  * `mcpConfig.retryPolicy`, with defaults applied. Every MCP error except an
- * `isError` tool result is retryable (runtime-tools.md §2.3).
+ * `isError` tool result is retryable.
  * @public
  */
 export interface McpRetryPolicy {
@@ -184,7 +184,7 @@ export interface McpRetryPolicy {
 }
 
 /**
- * `httpConfig`, normalised (http.md §1.3, §1.6).
+ * `httpConfig`, normalised (the CRD's defaults applied).
  * @public
  */
 export interface HttpConfig {
@@ -272,7 +272,7 @@ export interface OpenApiConfig {
   readonly operationFilter: readonly string[];
   /** Static headers on every operation call. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The HTTP retry shape (http.md §1.4.1). */
+  /** The HTTP retry shape, with the operator's defaults applied. */
   readonly retryPolicy?: HttpRetryPolicy;
 }
 
@@ -320,7 +320,7 @@ export interface HandlerConfigBase {
   readonly name: string;
   readonly type: HandlerType;
   /**
-   * The resolved endpoint (runtime-tools.md §7.3): http `httpConfig.endpoint`,
+   * The resolved endpoint (as the ToolRegistry controller reports it): http `httpConfig.endpoint`,
    * grpc `grpcConfig.endpoint`, mcp `mcpConfig.endpoint` or `stdio://<command>`,
    * openapi `openAPIConfig.specURL`, client `client://browser`.
    */

@@ -1,7 +1,8 @@
 // The checks of one handler that a field schema cannot make alone: the controller's
-// `validateHandler` rules in their order (runtime-tools.md §7.2), the auth CEL rules
-// and the legacy-auth conflict (http.md §1.5), maxBackoff >= initialBackoff
-// (http.md §1.4.1), and warnings for configuration that Omnia would silently ignore.
+// `validateHandler` rules in their order (`internal/controller/toolregistry_controller.go`),
+// the auth CEL rules and the legacy-auth conflict (`api/v1alpha1/toolregistry_types.go`),
+// maxBackoff >= initialBackoff (`buildHTTPRetryPolicy`), and warnings for configuration
+// that Omnia would silently ignore.
 //
 // It reads the raw handler defensively: a field of the wrong type has already been
 // reported by the schema, so every rule here runs only on what it can interpret.
@@ -58,7 +59,7 @@ export function validateHandler(raw: unknown, path: readonly PathSegment[], sink
 
   if (type !== undefined) {
     const block = BLOCK_OF[type];
-    // runtime-tools.md §7.2, in the controller's order: config block, transport rules, then tool.
+    // In the controller's `validateHandler` order: config block, transport rules, then tool.
     if (type !== "client" && !present(h[block])) sink.error(at(block), `${block} is required for ${type} handlers`);
     if (type === "mcp" && isPlainObject(h.mcpConfig)) checkMcpTransport(h.mcpConfig, at("mcpConfig"), sink);
     const needsTool = type === "http" || type === "grpc" || type === "client";
@@ -111,7 +112,7 @@ function checkAuth(
   const legacy = isPlainObject(legacyConfig) && (present(legacyConfig.authType) || present(legacyConfig.authSecretRef));
   const auth = h.auth;
   if (legacy && present(auth)) {
-    // The CRD's CEL rule, verbatim (http.md §1.2).
+    // The CRD's CEL rule, verbatim (`api/v1alpha1/toolregistry_types.go`).
     sink.error(at("auth"), "set either the handler-level auth stanza or the legacy httpConfig/openAPIConfig authType/authSecretRef, not both");
     return;
   }
@@ -175,7 +176,7 @@ function checkBackoffBounds(policy: Record<string, unknown>, transport: RetryTra
 
 function checkHttpConfig(http: Record<string, unknown>, path: PathSegment[], sink: IssueSink): void {
   if (typeof http.method === "string" && http.method !== "" && !HTTP_TOKEN.test(http.method)) {
-    // Omnia admits any method and every call then fails with `net/http: invalid method` (http.md §1.3).
+    // Omnia admits any method and every call then fails with `net/http: invalid method`.
     sink.warning([...path, "method"], `${JSON.stringify(http.method)} is not a valid HTTP method token; every call will fail`);
   }
   if (http.endpoint === "" && !nonEmptyString(http.urlTemplate)) {

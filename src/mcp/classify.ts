@@ -14,8 +14,8 @@ const NOT_FAILURE_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Whether an MCP attempt's error counts as a breaker failure
- * (runtime-tools.md §1.3): an `isError` result ({@link McpToolError}) does
+ * Whether an MCP attempt's error counts as a breaker failure:
+ * an `isError` result ({@link McpToolError}) does
  * not, since the server answered; neither do errors raised before anything was
  * sent (bad arguments, a failing credential provider), an abandoned or closed
  * call, or a breaker rejection. Everything else does: an
@@ -33,7 +33,7 @@ export function isMcpBreakerFailure(error: unknown): boolean {
 }
 
 /**
- * The retry verdict for a failed MCP attempt (runtime-tools.md §2.3): every
+ * The retry verdict for a failed MCP attempt (Omnia's `internal/runtime/tools/retry_classify.go`): every
  * error is retryable except an MCP tool error (`isError: true`). Also not
  * retried, because another attempt cannot change them: arguments that are not
  * a JSON object, a failing credential provider, a closed client. (A breaker

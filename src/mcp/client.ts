@@ -91,7 +91,7 @@ export interface McpCallOptions {
   /**
    * Headers for this call only, typically a policy broker's injected headers.
    * They go on every HTTP request made for the call and win over the
-   * {@link McpHeaderProvider}'s on a name collision (runtime-tools.md §3.5).
+   * {@link McpHeaderProvider}'s on a name collision, as broker-injected headers win in Omnia.
    * Dropped, with a debug log, on a stdio handler.
    */
   readonly headers?: Readonly<Record<string, string>> | undefined;

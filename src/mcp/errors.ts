@@ -12,7 +12,7 @@ export const MCP_TOOL_ERROR_FALLBACK = "MCP tool returned error";
  * that item is a non-empty text, else `MCP tool returned error`.
  *
  * Not a breaker failure and never retried: the server answered (Omnia wraps
- * it as a client error, runtime-tools.md §1.3, §2.3).
+ * it as a client error, `internal/runtime/tools/omnia_executor_mcp.go`).
  * @public
  */
 export class McpToolError extends OmniaToolsError {
@@ -33,7 +33,7 @@ export class McpToolError extends OmniaToolsError {
  * result did not parse.
  *
  * A breaker failure, and retryable under `mcpConfig.retryPolicy`
- * (runtime-tools.md §1.3, §2.3). Messages follow Omnia: a call reads
+ * (every MCP error but a tool error is). Messages follow Omnia: a call reads
  * `MCP tool call failed: <reason>`; discovery reads
  * `handler "<name>": failed to connect MCP: <reason>` or
  * `handler "<name>": failed to list MCP tools: <reason>`.
@@ -85,7 +85,7 @@ export class McpArgumentsError extends OmniaToolsError {
  * `handler "<name>" auth: <reason>`, as for an HTTP handler.
  *
  * Not a breaker failure and not retried: auth resolution happens before the
- * backend is reached (runtime-tools.md §1.3).
+ * backend is reached.
  * @public
  */
 export class McpAuthError extends OmniaToolsError {

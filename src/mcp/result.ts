@@ -26,7 +26,7 @@ export type McpCallResult =
 
 /**
  * Interprets a `tools/call` result the way Omnia's runtime does
- * (`marshalMCPResult`, `mcpErrorMessage`; runtime-tools.md §7.4):
+ * (`marshalMCPResult`, `mcpErrorMessage` in `internal/runtime/tools/omnia_executor_mcp.go`):
  *
  * | result | outcome |
  * |---|---|

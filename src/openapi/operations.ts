@@ -47,7 +47,8 @@ interface ParameterInfo extends OpenApiParameter {
 
 /**
  * Turns a **dereferenced** OpenAPI 3.0/3.1 or Swagger 2.0 document into the
- * handler's operations, one tool each (runtime-tools.md §7.4), in document
+ * handler's operations, one tool each (as Omnia's `internal/runtime/tools/openapi_parser.go`
+ * discovers them), in document
  * order (paths as written; get, post, put, patch, delete within a path).
  *
  * - Base URL: `openAPIConfig.baseURL`; else `servers[0].url` (its `{variables}`

@@ -77,7 +77,8 @@ export interface PolicyBrokerClient {
 const KNOWN_OPTIONS = new Set(["url", "timeoutMs", "failOpen", "dispatcher", "clock", "logger"]);
 
 /**
- * Creates a client of the ToolPolicy decision broker (runtime-tools.md §3.4–3.6).
+ * Creates a client of the ToolPolicy decision broker, as Omnia's runtime calls it
+ * (`internal/runtime/tools/policy_broker_client.go`, wire types in `pkg/policy/broker_contract.go`).
  *
  * Each decision is one `POST <url>/v1/decision` with JSON
  * `{headers, body, identity}` built from the {@link DecisionRequest}, under a

@@ -3,7 +3,7 @@ import type { IdentityPayload } from "../headers/index.js";
 import type { DecisionRequest } from "./types.js";
 
 /**
- * The JSON body of `POST /v1/decision` (runtime-tools.md §3.4), byte for byte
+ * The JSON body of `POST /v1/decision` (`pkg/policy/broker_contract.go`), byte for byte
  * what Omnia's `json.Marshal(policy.DecisionRequest{...})` writes: the struct
  * fields in declaration order (`headers`, `body`, `identity`; the identity's
  * `origin`, `subject`, `endUser`, `workspace`, `agent`, `claims`), map keys

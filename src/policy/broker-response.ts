@@ -1,5 +1,5 @@
 /**
- * The broker's DecisionResponse (runtime-tools.md §3.4), decoded the way Go's
+ * The broker's DecisionResponse (`pkg/policy/broker_contract.go`), decoded the way Go's
  * `json.NewDecoder(resp.Body).Decode(&decision)` decodes it into Omnia's
  * `policy.DecisionResponse` struct. Missing fields keep their zero values.
  * @internal Does not follow semver.

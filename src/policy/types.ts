@@ -3,7 +3,7 @@ import type { IdentityPayload } from "../headers/index.js";
 
 /**
  * What a policy decision is asked about: one server-executed tool call, before
- * any backend call and outside the retry loop (runtime-tools.md §3.2, §3.4).
+ * any backend call and outside the retry loop, once per call (retries never re-ask).
  * @public
  */
 export interface DecisionRequest {
@@ -28,7 +28,7 @@ export interface DecisionRequest {
  * An audit-mode match: the policy would have denied the call, but runs in audit
  * mode, so the call proceeds and the would-be denial is reported. The broker
  * sends it as `wouldDeny: true` with the rule's `deniedBy` and `message`
- * (runtime-tools.md §3.5, §3.8).
+ * (the broker's audit mode, Omnia's `ee/pkg/policy/evaluator.go`).
  * @public
  */
 export interface PolicyAudit {

@@ -1,6 +1,6 @@
 /**
  * The capability namespaces whose tools PromptKit offers without a `tools`
- * entry in the pack (seed 000): `memory__`, `skill__`, `a2a__`, `workflow__`
+ * entry in the pack (Omnia's "Tool execution model" docs page): `memory__`, `skill__`, `a2a__`, `workflow__`
  * and `mcp__`. They are never reported as mismatches.
  * @public
  */

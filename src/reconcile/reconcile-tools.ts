@@ -1,5 +1,5 @@
 // The pack decides what the model is offered; the registry only binds names to
-// executors (seed 000, runtime-tools.md §6.2). Nothing here widens a prompt: the
+// executors (Omnia's "Tool execution model" docs page). Nothing here widens a prompt: the
 // 1.3.0 "surfacing" that unioned every registry tool into every prompt is not ported.
 import { ConfigError, InvalidOptionError, noopLogger, type ConfigIssue, type Logger } from "../core/index.js";
 import { EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./exempt.js";
@@ -79,13 +79,14 @@ export interface ReconcileResult {
   mismatches: Mismatch[];
 }
 
-/** The fixes, in the words of seed 000. */
+/** The fixes, in the words of Omnia's "Tool execution model" docs page. */
 const FIX_SERVED_NOT_DECLARED = "add the name to the prompt's tools list and republish the pack";
 const FIX_DECLARED_NOT_SERVED = "expose the tool from the attached ToolRegistry";
 
 /**
  * Decides which tools the model is offered, per prompt, and reports every
- * mismatch between the pack and the registry (API.md decision 4).
+ * mismatch between the pack and the registry. Offered = the union of the
+ * prompts' `tools`, intersected with what is served; a prompt is never widened.
  *
  * - A prompt is offered `prompt.tools ∩ served` (exact, case-sensitive match),
  *   plus every served tool matching one of its wildcard entries (an entry ending

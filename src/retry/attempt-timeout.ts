@@ -43,7 +43,8 @@ export interface AttemptOptions {
  *
  * Timeout versus abandon is decided by who fired first, and a rejection of `fn` is
  * `abandoned` whenever the caller's signal has aborted, never judged by the error
- * type (stack.md §4.4).
+ * type: a library's derived signals (cockatiel's, for one) abort without the
+ * caller's reason, so the error cannot tell a timeout from an abandon.
  * @internal Does not follow semver.
  */
 export function runAttempt<T>(fn: (signal: AbortSignal) => T | PromiseLike<T>, options: AttemptOptions = {}): Promise<AttemptSettlement<T>> {

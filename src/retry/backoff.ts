@@ -2,7 +2,7 @@ import type { RetryPolicy } from "./retry-policy.js";
 
 /**
  * The delay before the attempt after the failed attempt with 0-based index `k`
- * (http.md §3.7, runtime-tools.md §2.4), in whole milliseconds:
+ * (Omnia's `backoffDelay`, `internal/runtime/tools/retry.go`), in whole milliseconds:
  *
  * 1. `base = min(initialBackoff × multiplier^k, maxBackoff)`
  * 2. `d = round(base × J)`, with `J = 0.9 + 0.2 × random` uniform in [0.9, 1.1)

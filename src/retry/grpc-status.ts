@@ -31,9 +31,9 @@ ALIASES.set("canceled", "CANCELLED");
  * `Code` enum value), its canonical name, connect's enum key (`DeadlineExceeded`,
  * `Canceled`) or its wire string (`deadline_exceeded`). `undefined` if unknown.
  *
- * Why: the Go snapshot upper-cases grpc-go's CamelCase (`DeadlineExceeded` →
+ * Why: Omnia 1.3.0 upper-cases grpc-go's CamelCase (`DeadlineExceeded` →
  * `DEADLINEEXCEEDED`), so DEADLINE_EXCEEDED and RESOURCE_EXHAUSTED never match
- * (runtime-tools.md §2.3). Compare canonical names instead.
+ * (`internal/runtime/tools/retry_classify.go`). Compare canonical names instead.
  * @internal Does not follow semver.
  */
 export function grpcStatusName(code: number | string): GrpcStatusName | undefined {

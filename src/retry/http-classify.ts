@@ -4,7 +4,7 @@ import { NOT_RETRYABLE, RETRYABLE } from "./retry-classification.js";
 import type { RetryClassification } from "./retry-classification.js";
 
 /**
- * The HTTP/OpenAPI part of a `retryPolicy` (http.md §1.4), already defaulted by the manifest layer.
+ * The HTTP/OpenAPI part of a `retryPolicy` (`httpConfig.retryPolicy`), already defaulted by the manifest layer.
  * @internal Does not follow semver.
  */
 export interface HttpRetryRules {
@@ -58,7 +58,8 @@ export function classifyHttpError(error: unknown, rules: HttpRetryRules): RetryC
 
 /**
  * Error codes that are network-class (Go `net.OpError`, DNS errors, deadline, cancellation;
- * http.md §3.7's TS mapping plus undici's socket and timeout codes). TLS certificate
+ * as Omnia's `internal/runtime/tools/retry_classify.go` reads them, mapped to Node's
+ * error codes, plus undici's socket and timeout codes). TLS certificate
  * errors, request-build errors and anything else are not.
  */
 const NETWORK_CODES: ReadonlySet<string> = new Set([

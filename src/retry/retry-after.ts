@@ -15,7 +15,7 @@ const INT64_MAX = 9223372036854775807n;
 
 /**
  * Parses a `Retry-After` header value into a minimum delay in ms, as Omnia's
- * `parseRetryAfter` does (http.md §3.7):
+ * `parseRetryAfter` does (`internal/runtime/tools/retry_classify.go`):
  * - an integer as Go `Atoi` reads it (optional sign, digits only, int64 range) is
  *   seconds: `"5"` and `"+5"` give 5,000, `"-5"` gives -5,000 (no effect);
  * - otherwise an HTTP-date (RFC 1123 `... GMT`, RFC 850 or asctime) is "until then",

@@ -20,7 +20,7 @@ import { abortedError, sleep } from "./sleep.js";
  *   `retryAfterMs` is a floor for the next delay (still capped at maxBackoff).
  * - `rejected`: a guard refused the attempt before it reached the backend (a breaker
  *   rejection). Returned at once, unwrapped, even on the last attempt: never retried
- *   (runtime-tools.md §2.5 DECISION).
+ *   (unlike Omnia 1.3.0's runtime, where HTTP and MCP retried against an open breaker).
  * - `abandoned`: the caller's signal aborted during the attempt. The loop rejects.
  *
  * A thrown error is read as `rejected` when its code is `ERR_OMNIA_CIRCUIT_OPEN` (so a
@@ -87,8 +87,8 @@ export interface RetryOptions {
 }
 
 /**
- * The retry loop of Omnia's `retryWithBackoff` (runtime-tools.md §2.2, http.md §3.7,
- * API.md decision 3). `maxAttempts` counts every attempt.
+ * The retry loop of Omnia's `retryWithBackoff` (`internal/runtime/tools/retry.go`).
+ * `maxAttempts` counts every attempt.
  *
  * - With `maxAttempts <= 1`, one attempt; its failure is returned unwrapped.
  * - Otherwise, after a failed attempt that is not the last: a non-retryable failure
@@ -153,7 +153,7 @@ export async function runWithRetry<T>(
         const error = outcome.error;
         // Abandoned is decided from the caller's signal, never from how the attempt reported it.
         if (signal !== undefined && isAborted(signal)) throw abortedError("retry", signal);
-        // A breaker rejection is never retried and never wrapped (runtime-tools.md §2.5 DECISION).
+        // A breaker rejection is never retried and never wrapped: while open, calls fail at once.
         if (max <= 1 || isCircuitOpen(error)) return { status: "failure", error, attempts: attempt };
         if (attempt >= max) {
           logger.info("retries exhausted", { attempts: max, error: error.message });

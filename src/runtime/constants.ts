@@ -1,6 +1,6 @@
 /**
  * The fixed strings of the runtime SDK, byte-identical to Omnia's Go SDK
- * (`pkg/runtime`, contract.md §5.2–§5.3).
+ * (`pkg/runtime/service.go`).
  * @public
  */
 export const RuntimeMessages = Object.freeze({

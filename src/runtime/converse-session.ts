@@ -75,7 +75,7 @@ interface TurnState {
 }
 
 /**
- * One `Converse` stream (contract.md §5.2 plus 1.9.0): hello before the first
+ * One `Converse` stream (Omnia's Go SDK, `pkg/runtime/service.go`, plus 1.9.0): hello before the first
  * turn, strictly sequential turns, the client-tool round trip matched by call
  * id, heartbeats while a turn runs, and the fixed error frames.
  * @internal Does not follow semver.
@@ -291,7 +291,7 @@ export class ConverseSession {
       throw new InvalidOptionError(`emit.toolCall: callId must be a non-empty string; got ${JSON.stringify(callId)}`);
     }
     if (!turn.clientToolsAvailable) {
-      // 1.9.0 (contract.md §5.5 [R]): nothing can answer; a denial now beats
+      // 1.9.0 (`x-omnia-client-tools` absent): nothing can answer; a denial now beats
       // hanging until the facade's 120 s inactivity timeout.
       return Promise.resolve({ callId, isRejected: true, isDenied: true, rejectionReason: NO_CLIENT_REASON });
     }

@@ -98,7 +98,7 @@ function clampDuration(ms: number): number {
 
 /**
  * Builds the `omnia.runtime.v1.RuntimeService` for a {@link RuntimeHandler}
- * (contract 1.9.0; the Go SDK's behaviour, contract.md §5.2–§5.3):
+ * (contract 1.9.0; the behaviour of Omnia's Go SDK, `pkg/runtime/service.go`):
  *
  * - `Converse`: a `RuntimeHello` (capabilities equal to Health's) before the
  *   first turn; identity and the facade-hop keys rehydrated once per stream;

@@ -105,7 +105,7 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   // response has ended but whose client never half-closed would hold its
   // session (and so close()) open forever: it is reset with RST_STREAM
   // NO_ERROR once its response is flushed, which is how a server ends a call
-  // the client left open (RFC 9113 §8.1). A Node client may then report the
+  // the client left open (RFC 9113 section 8.1). A Node client may then report the
   // call as "Premature close" instead of its status; it is shutting down anyway.
   const open = new Map<http2.ServerHttp2Stream, { ended: boolean }>();
   let closing: Promise<void> | undefined;

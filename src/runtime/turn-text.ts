@@ -1,7 +1,7 @@
 import type { TurnPart } from "./types.js";
 
 /**
- * The text of a turn, by the 1.9.0 parts/content rule (contract.md §1.2.2):
+ * The text of a turn, by the contract 1.9.0 parts/content rule of `ClientMessage`:
  * when any part carries text (a non-empty `text`), those texts joined in order
  * with a blank line (`"\n\n"`) are the turn's text and `content` is ignored;
  * otherwise the text is `content`. Media parts are attachments, not text.

@@ -109,7 +109,7 @@ export type HttpRoute = JsonValue | HttpReply | ((request: HttpBackendRequest) =
 /**
  * A fault the HTTP test backend injects into a route's responses. Every kind
  * takes `calls` ({@link FaultScope}) to apply to some calls only. What the
- * executor makes of each (http.md; tested in test/testing-kit.test.ts):
+ * executor makes of each:
  *
  * - `latency`: waits `ms` before answering, on the backend's clock (the real
  *   clock unless `startHttpToolBackend({ clock })`). Latencies add up and run
