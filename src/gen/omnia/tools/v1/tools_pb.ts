@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 // The Omnia Tool protocol: the service a `grpc` ToolRegistry handler calls.
-// Surface copied from Omnia's api/proto/tools/v1/tools.proto (seed 004).
+// Surface copied from Omnia's api/proto/tools/v1/tools.proto.
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
