@@ -29,3 +29,5 @@ export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } fr
 export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
 export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";
 export { formatGrpcGoError } from "./grpc-go-error.js";
+export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
+export type { SharedAbortListener } from "./shared-abort.js";
