@@ -13,7 +13,7 @@ export {
 export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";
 export { rejectUnknownOptions } from "./known-options.js";
-export { systemClock } from "./clock.js";
+export { systemClock, MAX_TIMER_MS } from "./clock.js";
 export type { Clock, TimerHandle } from "./clock.js";
 export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";
