@@ -28,6 +28,6 @@ export { MAX_JSON_DEPTH, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep } f
 export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } from "./url-template.js";
 export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
 export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";
-export { formatGrpcGoError } from "./grpc-go-error.js";
+export { formatGrpcGoError, grpcGoStatusMessage } from "./grpc-go-error.js";
 export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
 export type { SharedAbortListener } from "./shared-abort.js";
