@@ -6,7 +6,7 @@ import { EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./exempt.js";
 
 /**
  * The part of a PromptPack that reconciliation reads: each prompt's `tools`
- * allow-list. A `loadPromptPack` result fits, and so does a bare
+ * allow-list, the `agents` members and the composition steps. A `loadPromptPack` result fits, and so does a bare
  * `{ prompts: { a: { tools: ["x"] } } }`.
  * @public
  */
@@ -149,6 +149,16 @@ const FIX_DECLARED_NOT_SERVED = "expose the tool from the attached ToolRegistry"
  *   that is not served is never offered. Neither is an error: each direction
  *   gives one {@link Mismatch} and one `warn` through `options.logger`, naming
  *   the tools and the fix. Exempt tools and wildcard entries are never reported.
+ * - A declared name that is a key of `pack.agents.members` (and is not served)
+ *   is an A2A agent, which PromptKit offers as `a2a__<member>`: it is in
+ *   `agentMembers`, not `declaredNotServed`.
+ * - A composition step of `kind: "tool"` (parallel `branches` included) calls
+ *   its `tool` from the registry without any prompt's tools list: a served tool
+ *   it names is in `compositionTools`, never `servedNotDeclared`; one not served
+ *   is the mismatch `composition-tool-not-served`, naming the steps. An `agent`
+ *   step's `tools` only narrow its prompt's tools and declare nothing.
+ * - Those other tool users are one {@link ToolUse} per kind in `uses`, each
+ *   logged once at `info`; they are not mismatches.
  * - The pack is never modified and a prompt is never widened.
  *
  * Sorts the served names and the prompts' entries once each and matches them by
@@ -157,7 +167,7 @@ const FIX_DECLARED_NOT_SERVED = "expose the tool from the attached ToolRegistry"
  *
  * @param pack - a PromptPack (`loadPromptPack`) or `{ prompts: { <key>: { tools } } }`
  * @param served - the served tool names, or a ToolRegistry
- * @throws ConfigError (`ERR_OMNIA_CONFIG`) when `pack` is malformed (a `tools` that is not a list of names)
+ * @throws ConfigError (`ERR_OMNIA_CONFIG`) when `pack` is malformed (a `tools` that is not a list of names, an `agents` or `compositions` section of the wrong shape)
  * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) when `served` is not a list of names or a registry
  * @example
  * ```ts
