@@ -198,7 +198,7 @@ export type {
 
 // reconcile: which tools each prompt is offered, and pack/registry mismatches (issue #4)
 export { reconcileTools, EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./reconcile/index.js";
-export type { ReconcilablePack, ServedTools, ReconcileOptions, ReconcileResult, Mismatch, MismatchKind } from "./reconcile/index.js";
+export type { ReconcilablePack, ReconcilableStep, ServedTools, ReconcileOptions, ReconcileResult, Mismatch, MismatchKind, ToolUse, ToolUseKind } from "./reconcile/index.js";
 
 // turn: the PromptKit provider stage in front of the executor, what the model sees
 export { createTurn, TurnError, DEFAULT_MAX_PARALLEL_CALLS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_REPEAT_THRESHOLD, DEFAULT_MAX_ROUNDS } from "./turn/index.js";

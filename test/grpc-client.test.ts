@@ -5,6 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
+import { getEventListeners } from "node:events";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import {
@@ -227,6 +228,49 @@ test("the deadline goes on the wire as grpc-timeout, aborts the backend, and Dea
   });
 });
 
+test("a deadline past connect's 8-digit milliseconds goes on the wire in a coarser unit, as grpc-go sends it, and the call works", async () => {
+  const client = createToolServiceClient({ endpoint: server.url });
+  try {
+    // 99,999,999 ms is connect's own `99999999m`; one more is `100000S`; 48h (and a half ms) is
+    // `172801S`. Past a Node timer's 24.8 days the server drops the deadline (connect's setTimeout
+    // would fire after 1 ms) and the client's own deadline governs: 2,000 days, Go's longest duration.
+    const cases: [number, string | undefined][] = [
+      [99_999_999, "99999999m"],
+      [100_000_000, "100000S"],
+      [48 * 3_600_000 + 0.5, "172801S"],
+      [2_147_483_000, "2147483S"],
+      [2_000 * 86_400_000, undefined],
+      [9_223_372_036_854, undefined],
+    ];
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      for (const [timeoutMs, header] of cases) {
+        seen.length = 0;
+        const response = await client.execute("echo", '{"a":1}', { timeoutMs });
+        assert.equal(response.resultJson, '{"a":1}');
+        assert.equal(seen[0]?.ctx.headers["grpc-timeout"], header, String(timeoutMs));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    assert.deepEqual(warnings, []);
+    // The caller's signal still abandons such a call.
+    seen.length = 0;
+    const controller = new AbortController();
+    const pending = client.execute("hang", "{}", { timeoutMs: 48 * 3_600_000, signal: controller.signal });
+    while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(getEventListeners(controller.signal, "abort").length, 1);
+    controller.abort();
+    await assert.rejects(pending, { code: "ERR_OMNIA_ABORTED", message: "tool service client: the call was aborted by its signal" });
+    assert.equal(getEventListeners(controller.signal, "abort").length, 0);
+  } finally {
+    await client.close();
+  }
+});
+
 test("the caller's signal abandons the call: AbortedError (or the signal's own OmniaToolsError reason); the backend sees the cancel", async () => {
   await withoutUnhandledRejections(async () => {
     const client = createToolServiceClient({ endpoint: server.url });
@@ -265,10 +309,10 @@ test("the caller's signal abandons the call: AbortedError (or the signal's own O
 test("a bad timeoutMs is a host error, thrown before anything is sent", async () => {
   const client = createToolServiceClient({ endpoint: server.url });
   try {
-    for (const t of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 100_000_000]) {
+    for (const t of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 9_223_372_036_855]) {
       await assert.rejects(client.execute("echo", "{}", { timeoutMs: t }), {
         code: "ERR_OMNIA_INVALID_OPTION",
-        message: `tool service client: timeoutMs must be a number in (0, 99999999]; got ${String(t)}`,
+        message: `tool service client: timeoutMs must be a number in (0, 9223372036854]; got ${String(t)}`,
       });
     }
   } finally {

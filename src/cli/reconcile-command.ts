@@ -1,5 +1,5 @@
 import { loadPromptPack, loadToolRegistry, type PromptPack, type ToolRegistry } from "../manifest/index.js";
-import { reconcileTools } from "../reconcile/index.js";
+import { reconcileTools, type ReconcileResult } from "../reconcile/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
 import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
@@ -20,6 +20,9 @@ export const reconcileCommand: CliCommand = {
     "The pack decides what the model is offered: a prompt gets (its tools list) ∩ (what the registry serves),",
     "plus served tools in the memory__, skill__, a2a__, workflow__ and mcp__ namespaces.",
     "A tool served but declared by no prompt, or declared but not served, is never offered: each is reported.",
+    "A served tool that a composition `tool` step calls, and an `agents` member named in a prompt's tools",
+    "(offered by PromptKit as a2a__<member>), are listed as other tool users, not as mismatches; a composition",
+    "step calling a tool the registry does not serve is the mismatch composition-tool-not-served.",
     "",
     "Options:",
     "  --pack <file>      the PromptPack (pack.json, its YAML source, or Omnia's PromptPack + ConfigMap file)",
@@ -75,7 +78,13 @@ export const reconcileCommand: CliCommand = {
       return reportLoadError(io, packFile, "PromptPack", error);
     }
 
-    const result = reconcileTools(pack, registry, registry.name === undefined ? {} : { registryName: registry.name });
+    let result: ReconcileResult;
+    try {
+      result = reconcileTools(pack, registry, registry.name === undefined ? {} : { registryName: registry.name });
+    } catch (error) {
+      // A malformed agents or compositions section (a ConfigError with its path).
+      return reportLoadError(io, packFile, "PromptPack", error);
+    }
     const discovered = registry.discoveredHandlers.map((h) => ({ handler: h.name, type: h.type }));
     const failed = parsed.values.strict === true && result.mismatches.length > 0;
 
@@ -92,6 +101,10 @@ export const reconcileCommand: CliCommand = {
       out += "\nMismatches:\n";
       if (result.mismatches.length === 0) out += "  none\n";
       for (const m of result.mismatches) out += `  ${m.kind}: ${m.message}\n`;
+      if (result.uses.length > 0) {
+        out += "\nOther tool users (not mismatches):\n";
+        for (const use of result.uses) out += `  ${use.kind}: ${use.message}\n`;
+      }
       if (discovered.length > 0) {
         const list = discovered.map((d) => `${d.handler} (${d.type})`).join(", ");
         out += `\nNote: ${list} serve tools discovered at run time; they are not part of this check.\n`;

@@ -36,6 +36,15 @@ const GO_DEADLINE_TEXT = "context deadline exceeded";
  */
 export function formatGrpcGoError(code: number, message: string): string {
   const name = GO_CODE_NAMES[code] ?? `Code(${code})`;
-  const desc = code === 4 && message === CONNECT_DEADLINE_TEXT ? GO_DEADLINE_TEXT : message;
-  return `rpc error: code = ${name} desc = ${desc}`;
+  return `rpc error: code = ${name} desc = ${grpcGoStatusMessage(code, message)}`;
+}
+
+/**
+ * A status message as grpc-go would have it: connect's deadline text `the
+ * operation timed out` on `DeadlineExceeded` (4) is grpc-go's `context deadline
+ * exceeded`; any other message is unchanged.
+ * @internal Does not follow semver.
+ */
+export function grpcGoStatusMessage(code: number, message: string): string {
+  return code === 4 && message === CONNECT_DEADLINE_TEXT ? GO_DEADLINE_TEXT : message;
 }

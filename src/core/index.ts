@@ -13,7 +13,7 @@ export {
 export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";
 export { rejectUnknownOptions } from "./known-options.js";
-export { systemClock } from "./clock.js";
+export { systemClock, MAX_TIMER_MS } from "./clock.js";
 export type { Clock, TimerHandle } from "./clock.js";
 export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";
@@ -28,4 +28,6 @@ export { MAX_JSON_DEPTH, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep } f
 export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } from "./url-template.js";
 export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
 export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";
-export { formatGrpcGoError } from "./grpc-go-error.js";
+export { formatGrpcGoError, grpcGoStatusMessage } from "./grpc-go-error.js";
+export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
+export type { SharedAbortListener } from "./shared-abort.js";

@@ -17,7 +17,8 @@ export type SecretResolver = (ref: SecretKeyRef, handlerName: string) => string 
  * @public
  */
 export type WorkloadTokenAcquirer = (request: {
-  readonly cloud: string;
+  /** The handler's `workloadIdentity.cloud`: `azure`, the one cloud the ToolRegistry CRD allows. */
+  readonly cloud: "azure";
   readonly audience: string;
   readonly scope: string;
 }) => Promise<{ readonly token: string; readonly expiresAtMs?: number }>;
@@ -74,7 +75,6 @@ export async function resolveAuthHeaders(
       }
       case "workloadIdentity": {
         const { cloud, audience, header } = auth.workloadIdentity;
-        if (cloud !== "azure") fail(`workloadIdentity cloud ${JSON.stringify(cloud)} not supported (only "azure")`);
         const acquire = sources.workloadIdentity;
         if (acquire === undefined) fail("workloadIdentity: no token acquirer configured");
         const now = sources.clock.now();

@@ -4,17 +4,16 @@ import type { Duplex } from "node:stream";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
-import { AbortedError, ClosedError, InvalidOptionError, OmniaToolsError, noopLogger, type Logger } from "../core/index.js";
+import { AbortedError, ClosedError, InvalidOptionError, OmniaToolsError, noopLogger, offSharedAbort, onSharedAbort, systemClock, type Logger, type TimerHandle } from "../core/index.js";
 import { ToolService, type ToolInfo, type ToolResponse } from "../gen/omnia/tools/v1/tools_pb.js";
 import { resolveEndpoint } from "./endpoint.js";
 import { toGrpcStatusError } from "./errors.js";
+import { CONNECT_MAX_TIMEOUT_MS, GO_MAX_DURATION_MS, encodeLongGrpcTimeout } from "./grpc-timeout.js";
 import { outboundMetadata } from "./metadata.js";
 
 /** connect-node does not export this interface by name. */
 type NodeHttp2ClientSessionManager = NonNullable<Parameters<typeof createGrpcTransport>[0]["sessionManager"]>;
 
-/** The largest deadline `grpc-timeout` can carry in milliseconds (8 digits, unit `m`). */
-const MAX_TIMEOUT_MS = 99_999_999;
 
 /**
  * Options of {@link createToolServiceClient}. The field names mirror a
@@ -59,7 +58,10 @@ export interface ToolServiceCallOptions {
   /**
    * The call's deadline in milliseconds (rounded up), sent on the wire as
    * `grpc-timeout`. When it passes, the call rejects with a `GrpcStatusError`
-   * `DEADLINE_EXCEEDED`. At most 99,999,999.
+   * `DEADLINE_EXCEEDED`. Up to 99,999,999 ms it is sent in milliseconds; a
+   * longer one in the finest of seconds, minutes or hours that fits the header's
+   * 8 digits, rounded up, as grpc-go sends it (`48h` is `172800S`). At most Go's
+   * longest duration, 9,223,372,036,854 ms.
    */
   readonly timeoutMs?: number | undefined;
 }
@@ -182,21 +184,38 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     const callOptions: { headers: Record<string, string>; signal?: AbortSignal; timeoutMs?: number } = {
       headers: outboundMetadata(options.headers, logger),
     };
-    if (options.timeoutMs !== undefined) callOptions.timeoutMs = deadlineMs(options.timeoutMs);
+    const ms = options.timeoutMs === undefined ? undefined : deadlineMs(options.timeoutMs);
     const signal = options.signal;
-    if (signal !== undefined) {
-      if (signal.aborted) throw abortError(signal);
-      callOptions.signal = signal;
+    if (signal?.aborted === true) throw abortError(signal);
+    // connect writes every deadline as `<ms>m`, which has room for 8 digits (27.7 hours): a
+    // longer one goes on the wire in a coarser unit, as grpc-go sends it, and is kept here.
+    let deadline: TimerHandle | undefined;
+    let own: AbortController | undefined;
+    const onCallerAbort = (): void => own?.abort(signal?.reason);
+    if (ms !== undefined && ms > CONNECT_MAX_TIMEOUT_MS) {
+      callOptions.headers["grpc-timeout"] = encodeLongGrpcTimeout(ms);
+      const controller = (own = new AbortController());
+      deadline = systemClock.setTimeout(() => controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), ms);
+      if (signal !== undefined) onSharedAbort(signal, onCallerAbort);
+      callOptions.signal = controller.signal;
+    } else {
+      if (ms !== undefined) callOptions.timeoutMs = ms;
+      if (signal !== undefined) callOptions.signal = signal;
     }
     try {
       return await run(callOptions);
     } catch (e) {
-      if (signal?.aborted === true) throw abortError(signal);
+      if (signal !== undefined && isAborted(signal)) throw abortError(signal);
       if (closing !== undefined) throw new ClosedError(`tool service client: closed while ${what} was in flight; got endpoint ${endpoint.baseUrl}`, { cause: e });
       // A connection lost before the server's HTTP/2 preface surfaces from connect as Canceled,
       // though nobody cancelled: grpc-go reports it as Unavailable, which the default retry codes retry.
       if (e instanceof ConnectError && e.code === Code.Canceled) throw toGrpcStatusError(new ConnectError(e.rawMessage, Code.Unavailable, undefined, undefined, e));
       throw toGrpcStatusError(e);
+    } finally {
+      if (deadline !== undefined) {
+        deadline.clear();
+        if (signal !== undefined) offSharedAbort(signal, onCallerAbort);
+      }
     }
   }
 
@@ -236,10 +255,15 @@ export const GRPC_MAX_RECEIVE_BYTES = 4 * 1024 * 1024;
 /** The call that used the session has already seen the error; a late duplicate is dropped. */
 function ignore(): void {}
 
+/** Read afresh after an await: the signal may have aborted since it was last checked. */
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
+}
+
 /** Validates a per-call deadline and rounds it up to whole milliseconds. */
 function deadlineMs(timeoutMs: unknown): number {
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || Math.ceil(timeoutMs) > MAX_TIMEOUT_MS) {
-    throw new InvalidOptionError(`tool service client: timeoutMs must be a number in (0, ${MAX_TIMEOUT_MS}]; got ${String(timeoutMs)}`);
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || Math.ceil(timeoutMs) > GO_MAX_DURATION_MS) {
+    throw new InvalidOptionError(`tool service client: timeoutMs must be a number in (0, ${GO_MAX_DURATION_MS}]; got ${String(timeoutMs)}`);
   }
   return Math.ceil(timeoutMs);
 }

@@ -1,38 +1,7 @@
-import type { GrpcStatusCodeName } from "../core/index.js";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+import { GRPC_STATUS_CODE_NAMES, OmniaToolsError, formatGrpcGoError, grpcGoStatusMessage, type GrpcStatusCodeName, type OmniaToolsErrorOptions } from "../core/index.js";
 
 export type { GrpcStatusCodeName } from "../core/index.js";
-
-/**
- * Index = numeric code. `[canonical name, grpc-go codes.Code.String()]`: the
- * second spelling is what grpc-go prints in `rpc error: code = <X> desc = ...`
- * (and, conveniently, connect's `Code` enum key).
- */
-const CODES: readonly (readonly [GrpcStatusCodeName, string])[] = [
-  ["OK", "OK"],
-  ["CANCELLED", "Canceled"],
-  ["UNKNOWN", "Unknown"],
-  ["INVALID_ARGUMENT", "InvalidArgument"],
-  ["DEADLINE_EXCEEDED", "DeadlineExceeded"],
-  ["NOT_FOUND", "NotFound"],
-  ["ALREADY_EXISTS", "AlreadyExists"],
-  ["PERMISSION_DENIED", "PermissionDenied"],
-  ["RESOURCE_EXHAUSTED", "ResourceExhausted"],
-  ["FAILED_PRECONDITION", "FailedPrecondition"],
-  ["ABORTED", "Aborted"],
-  ["OUT_OF_RANGE", "OutOfRange"],
-  ["UNIMPLEMENTED", "Unimplemented"],
-  ["INTERNAL", "Internal"],
-  ["UNAVAILABLE", "Unavailable"],
-  ["DATA_LOSS", "DataLoss"],
-  ["UNAUTHENTICATED", "Unauthenticated"],
-];
-
-/** connect's own text for a deadline that fired, on either side of the call. */
-const CONNECT_DEADLINE_TEXT = "the operation timed out";
-/** grpc-go's text for the same event (the context error). */
-const GO_DEADLINE_TEXT = "context deadline exceeded";
 
 /**
  * The backend's `ToolResponse` had `is_error = true`. The message is the text
@@ -79,11 +48,12 @@ export class GrpcStatusError extends OmniaToolsError {
    *   a failed call (`gRPC tool execution failed: `)
    */
   constructor(code: GrpcStatusCodeName | number, statusMessage: string, options?: OmniaToolsErrorOptions & { readonly prefix?: string }) {
-    const index = typeof code === "number" ? code : CODES.findIndex(([name]) => name === code);
-    const entry = CODES[index] ?? (["UNKNOWN", "Unknown"] as const);
-    super(`${options?.prefix ?? ""}rpc error: code = ${entry[1]} desc = ${statusMessage}`, options);
-    this.grpcCode = entry[0];
-    this.grpcCodeNumber = CODES[index] === undefined ? 2 : index;
+    const given = typeof code === "number" ? code : GRPC_STATUS_CODE_NAMES.indexOf(code);
+    // A number outside 0-16 (or an unknown name) is UNKNOWN.
+    const index = GRPC_STATUS_CODE_NAMES[given] === undefined ? 2 : given;
+    super(`${options?.prefix ?? ""}${formatGrpcGoError(index, statusMessage)}`, options);
+    this.grpcCode = GRPC_STATUS_CODE_NAMES[index] as GrpcStatusCodeName;
+    this.grpcCodeNumber = index;
     this.statusMessage = statusMessage;
   }
 }
@@ -94,7 +64,7 @@ export class GrpcStatusError extends OmniaToolsError {
  * @internal Does not follow semver.
  */
 export function grpcCodeName(code: number): GrpcStatusCodeName | undefined {
-  return CODES[code]?.[0];
+  return GRPC_STATUS_CODE_NAMES[code];
 }
 
 /**
@@ -114,8 +84,8 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
   let code: number = ce.code;
   // OpenSSL's texts end in a newline: keep the model-visible line clean.
   let text = ce.rawMessage.trim();
-  if (code === Code.DeadlineExceeded && text === CONNECT_DEADLINE_TEXT) text = GO_DEADLINE_TEXT;
-  else if (code !== Code.DeadlineExceeded && code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
+  if (code === Code.DeadlineExceeded) text = grpcGoStatusMessage(code, text);
+  else if (code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
   return new GrpcStatusError(code, text, { cause: reason });
 }
 

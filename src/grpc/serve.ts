@@ -6,6 +6,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { InvalidOptionError, systemClock, type Clock } from "../core/index.js";
 import { createToolServiceHandler, type ToolImplementations } from "./handler.js";
+import { isBeyondTimerRange } from "./grpc-timeout.js";
 
 /**
  * TLS material of {@link serveToolService}, as PEM text or bytes.
@@ -106,7 +107,15 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
   // Every call in flight links its handler signal to this one (connect removes
   // the link when the call ends): many concurrent calls are normal, not a leak.
   setMaxListeners(0, shutdown.signal);
-  const handler = connectNodeAdapter({ routes, grpc: true, connect: false, grpcWeb: false, shutdownSignal: shutdown.signal, readMaxBytes: GRPC_MAX_RECEIVE_BYTES });
+  const adapter = connectNodeAdapter({ routes, grpc: true, connect: false, grpcWeb: false, shutdownSignal: shutdown.signal, readMaxBytes: GRPC_MAX_RECEIVE_BYTES });
+  // A deadline past what a Node timer can wait (24.8 days; grpc-go sends up to 99999999H) would
+  // fire at once in connect's one setTimeout: the server drops it and the client's own deadline
+  // (it cancels the stream) ends the call.
+  const handler = (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse): void => {
+    const timeout = req.headers["grpc-timeout"];
+    if (typeof timeout === "string" && isBeyondTimerRange(timeout)) delete req.headers["grpc-timeout"];
+    adapter(req, res);
+  };
 
   const server =
     tls === undefined

@@ -114,14 +114,14 @@ export interface ServiceAccountAuthConfig {
 
 /**
  * `auth.type: workloadIdentity`: a cloud token for `audience`, sent as
- * `<header>: Bearer <token>`. Only `cloud: azure` works at call time; any other
- * cloud loads (with a warning) and every call then fails, as in Omnia.
+ * `<header>: Bearer <token>`. `cloud` is `azure`, the only value of the CRD's
+ * enum: the loader refuses any other, as the API server does.
  * @public
  */
 export interface WorkloadIdentityAuthConfig {
   readonly type: "workloadIdentity";
   readonly workloadIdentity: {
-    readonly cloud: string;
+    readonly cloud: "azure";
     readonly audience: string;
     /** Default `Authorization`. */
     readonly header: string;

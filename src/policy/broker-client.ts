@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from "undici";
-import { InvalidOptionError, noopLogger, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
+import { InvalidOptionError, noopLogger, offSharedAbort, onSharedAbort, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
 import { goQuote } from "../core/index.js";
@@ -127,8 +127,9 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
     const controller = new AbortController();
     const timer = clock.setTimeout(() => controller.abort(new TimeoutError(timeoutMs)), timeoutMs);
     const onAbort = (): void => controller.abort(signal?.reason);
+    // One shared listener per signal, however many calls of one conversation wait on it.
     if (signal?.aborted === true) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
+    else if (signal !== undefined) onSharedAbort(signal, onAbort);
     try {
       let response: Dispatcher.ResponseData;
       try {
@@ -160,7 +161,7 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
       }
     } finally {
       timer.clear();
-      signal?.removeEventListener("abort", onAbort);
+      if (signal !== undefined) offSharedAbort(signal, onAbort);
     }
   }
 

@@ -324,7 +324,7 @@ function naiveReconcile(prompts: readonly (readonly [string, readonly string[] |
       fields: { kind: "declared-not-served", tools: declaredNotServed, fix: FIX_EXPOSE, ...registry, prompts: promptsOf },
     });
   }
-  return { result: { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches }, records };
+  return { result: { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches, agentMembers: [], compositionTools: [], uses: [] }, records };
 }
 
 function assertMatchesReference(
@@ -430,5 +430,97 @@ describe("the sort-and-merge reconciliation against a naive reference", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("a pack's other tool users: agents members and composition tool steps", () => {
+  const NOTE_AGENTS = "pack prompts name agents members, which PromptKit offers as a2a__<member> tools over A2A, not from the ToolRegistry: ";
+  const NOTE_COMPOSITION = "ToolRegistry tools are called by pack composition steps, which run them without a prompt's tools list: ";
+  const STEPS_NOT_SERVED = "pack composition steps call tools the ToolRegistry does not serve, so those steps will fail: ";
+
+  test("a prompt's tools entry naming an agents member is an agent, not a tool the registry fails to serve", () => {
+    const logger = recordingLogger();
+    const p = {
+      prompts: { planner: { tools: ["writer", "reviewer", "search"] }, reviewer: { tools: ["writer"] }, writer: {} },
+      agents: { entry: "planner", members: { planner: {}, writer: {}, reviewer: {} } },
+    };
+    const result = reconcileTools(p, ["search"], { logger });
+    assert.deepEqual(result.byPrompt, { planner: ["search"], reviewer: [], writer: [] });
+    assert.deepEqual(result.declaredNotServed, []);
+    assert.deepEqual(result.mismatches, []);
+    assert.deepEqual(result.agentMembers, ["reviewer", "writer"]);
+    const message = `${NOTE_AGENTS}reviewer (planner), writer (planner, reviewer)`;
+    assert.deepEqual(result.uses, [{ kind: "agent-member", tools: ["reviewer", "writer"], message, prompts: { reviewer: ["planner"], writer: ["planner", "reviewer"] } }]);
+    assert.deepEqual(logger.records, [
+      { level: "info", message, fields: { kind: "agent-member", tools: ["reviewer", "writer"], prompts: { reviewer: ["planner"], writer: ["planner", "reviewer"] } } },
+    ]);
+  });
+
+  test("a member name the registry also serves is an ordinary offered tool; a non-member stays declared-not-served", () => {
+    const result = reconcileTools({ prompts: { a: { tools: ["writer", "other"] } }, agents: { members: { writer: {} } } }, ["writer"]);
+    assert.deepEqual(result.byPrompt, { a: ["writer"] });
+    assert.deepEqual(result.agentMembers, []);
+    assert.deepEqual(result.uses, []);
+    assert.deepEqual(result.declaredNotServed, ["other"]);
+  });
+
+  test("a served tool only a composition tool step names is in use, not served-not-declared", () => {
+    const logger = recordingLogger();
+    const p = {
+      prompts: { a: { tools: ["x"] } },
+      compositions: {
+        flow: {
+          steps: [
+            { id: "s1", kind: "tool", tool: "parse" },
+            { id: "fan", kind: "parallel", branches: [{ id: "b1", kind: "tool", tool: "parse" }, { id: "b2", kind: "tool", tool: "x" }, { id: "b3", kind: "prompt", prompt_task: "a" }] },
+            { id: "agent", kind: "agent", prompt_task: "a", tools: ["unused"] },
+          ],
+        },
+        other: { steps: [{ id: "only", kind: "tool", tool: "parse" }] },
+      },
+    };
+    const result = reconcileTools(p, ["parse", "x", "unused"], { logger, registryName: "reg" });
+    assert.deepEqual(result.byPrompt, { a: ["x"] });
+    assert.deepEqual(result.offered, ["x"]);
+    assert.deepEqual(result.compositionTools, ["parse", "x"]);
+    // An agent step offers (its prompt's tools) ∩ (its own tools): listing a tool there alone does not declare it.
+    assert.deepEqual(result.servedNotDeclared, ["unused"]);
+    const message = `${NOTE_COMPOSITION}parse (flow.b1, flow.s1, other.only), x (flow.b2)`;
+    const steps = { parse: ["flow.b1", "flow.s1", "other.only"], x: ["flow.b2"] };
+    assert.deepEqual(result.uses, [{ kind: "composition-tool", tools: ["parse", "x"], message, steps }]);
+    assert.deepEqual(logger.records.at(-1), { level: "info", message, fields: { kind: "composition-tool", tools: ["parse", "x"], registry: "reg", steps } });
+  });
+
+  test("a composition tool step naming an unserved tool is the mismatch composition-tool-not-served", () => {
+    const logger = recordingLogger();
+    const p = {
+      prompts: {},
+      compositions: { flow: { steps: [{ id: "s1", kind: "tool", tool: "missing" }, { kind: "tool", tool: "memory__recall" }, { kind: "tool", tool: "gone" }] } },
+    };
+    const result = reconcileTools(p, [], { logger });
+    const message = `${STEPS_NOT_SERVED}gone (flow.2), missing (flow.s1); fix: ${FIX_EXPOSE}`;
+    const steps = { gone: ["flow.2"], missing: ["flow.s1"] };
+    assert.deepEqual(result.mismatches, [{ kind: "composition-tool-not-served", tools: ["gone", "missing"], message, fix: FIX_EXPOSE, steps }]);
+    assert.deepEqual(logger.records, [{ level: "warn", message, fields: { kind: "composition-tool-not-served", tools: ["gone", "missing"], fix: FIX_EXPOSE, steps } }]);
+    assert.deepEqual(result.compositionTools, []);
+  });
+
+  test("malformed agents and compositions throw ConfigError with the path", () => {
+    const cases: [unknown, string][] = [
+      [{ agents: [] }, "agents: expected an agents object; got an array"],
+      [{ agents: { members: "x" } }, "agents.members: expected an object of members; got string"],
+      [{ compositions: 1 }, "compositions: expected an object of compositions; got number"],
+      [{ compositions: { "a-b": { steps: {} } } }, 'compositions["a-b"].steps: expected a list of steps; got object'],
+      [{ compositions: { c: { steps: [null] } } }, "compositions.c.steps[0]: expected a step object; got null"],
+      [{ compositions: { c: { steps: [{ kind: "tool", tool: 3 }] } } }, "compositions.c.steps[0].tool: expected a tool name string; got number"],
+      [{ compositions: { c: { steps: [{ kind: "parallel", branches: [{ kind: "tool", tool: [] }] }] } } }, "compositions.c.steps[0].branches[0].tool: expected a tool name string; got an array"],
+    ];
+    for (const [p, message] of cases) {
+      assert.throws(() => reconcileTools(p as ReconcilablePack, []), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.equal(e.message, message);
+        return true;
+      });
+    }
   });
 });

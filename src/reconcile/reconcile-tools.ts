@@ -6,12 +6,33 @@ import { EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "./exempt.js";
 
 /**
  * The part of a PromptPack that reconciliation reads: each prompt's `tools`
- * allow-list. A `loadPromptPack` result fits, and so does a bare
+ * allow-list, the `agents` members and the composition steps. A `loadPromptPack` result fits, and so does a bare
  * `{ prompts: { a: { tools: ["x"] } } }`.
  * @public
  */
 export interface ReconcilablePack {
   readonly prompts?: Readonly<Record<string, { readonly tools?: readonly string[] | null | undefined } | null | undefined>> | null | undefined;
+  /**
+   * The pack's A2A agents: a prompt's `tools` entry that is a `members` key is
+   * an agent, which PromptKit offers as `a2a__<member>`, not a registry tool.
+   */
+  readonly agents?: { readonly members?: Readonly<Record<string, unknown>> | null | undefined } | null | undefined;
+  /**
+   * The pack's compositions: a step of `kind: "tool"` calls its `tool` from the
+   * registry directly; `parallel` steps hold more steps in `branches`.
+   */
+  readonly compositions?: Readonly<Record<string, { readonly steps?: readonly ReconcilableStep[] | null | undefined } | null | undefined>> | null | undefined;
+}
+
+/**
+ * The part of a composition step that reconciliation reads.
+ * @public
+ */
+export interface ReconcilableStep {
+  readonly id?: string | undefined;
+  readonly kind?: string | undefined;
+  readonly tool?: string | undefined;
+  readonly branches?: readonly ReconcilableStep[] | null | undefined;
 }
 
 /**
@@ -41,7 +62,7 @@ export interface ReconcileOptions {
  * Which way a mismatch goes.
  * @public
  */
-export type MismatchKind = "declared-not-served" | "served-not-declared";
+export type MismatchKind = "declared-not-served" | "served-not-declared" | "composition-tool-not-served";
 
 /**
  * One direction of mismatch between the pack and the registry, naming every
@@ -58,6 +79,33 @@ export interface Mismatch {
   readonly fix: string;
   /** For `declared-not-served`: tool -> the prompt keys that declare it. */
   readonly prompts?: Readonly<Record<string, readonly string[]>>;
+  /** For `composition-tool-not-served`: tool -> the steps that call it, as `<composition>.<step id>`. */
+  readonly steps?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * A tool user of the pack other than a prompt's registry tools, which is not a
+ * mismatch: `agent-member` (a prompt's `tools` entry naming an `agents` member,
+ * offered by PromptKit as `a2a__<member>` over A2A) or `composition-tool` (a
+ * served tool that a composition `tool` step calls directly).
+ * @public
+ */
+export type ToolUseKind = "agent-member" | "composition-tool";
+
+/**
+ * One kind of {@link ToolUseKind}, naming every tool and who uses it.
+ * @public
+ */
+export interface ToolUse {
+  readonly kind: ToolUseKind;
+  /** Sorted, each name once. */
+  readonly tools: readonly string[];
+  /** Names the tools and their users; also the text of the info log record. */
+  readonly message: string;
+  /** For `agent-member`: member -> the prompt keys whose tools list names it. */
+  readonly prompts?: Readonly<Record<string, readonly string[]>>;
+  /** For `composition-tool`: tool -> the steps that call it, as `<composition>.<step id>`. */
+  readonly steps?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -75,8 +123,14 @@ export interface ReconcileResult {
   servedNotDeclared: string[];
   /** The exempt-namespace names seen among the served or declared tools. */
   exempt: string[];
-  /** At most one per direction, `served-not-declared` first. */
+  /** At most one per kind: `served-not-declared`, `declared-not-served`, `composition-tool-not-served`, in that order. */
   mismatches: Mismatch[];
+  /** `agents` members named by a prompt's tools list and not served (PromptKit offers each as `a2a__<member>`). */
+  agentMembers: string[];
+  /** Served tools that a composition `tool` step calls (whether or not a prompt declares them too). */
+  compositionTools: string[];
+  /** At most one per kind: `agent-member`, then `composition-tool`. */
+  uses: ToolUse[];
 }
 
 /** The fixes, in the words of Omnia's "Tool execution model" docs page. */
@@ -96,6 +150,16 @@ const FIX_DECLARED_NOT_SERVED = "expose the tool from the attached ToolRegistry"
  *   that is not served is never offered. Neither is an error: each direction
  *   gives one {@link Mismatch} and one `warn` through `options.logger`, naming
  *   the tools and the fix. Exempt tools and wildcard entries are never reported.
+ * - A declared name that is a key of `pack.agents.members` (and is not served)
+ *   is an A2A agent, which PromptKit offers as `a2a__<member>`: it is in
+ *   `agentMembers`, not `declaredNotServed`.
+ * - A composition step of `kind: "tool"` (parallel `branches` included) calls
+ *   its `tool` from the registry without any prompt's tools list: a served tool
+ *   it names is in `compositionTools`, never `servedNotDeclared`; one not served
+ *   is the mismatch `composition-tool-not-served`, naming the steps. An `agent`
+ *   step's `tools` only narrow its prompt's tools and declare nothing.
+ * - Those other tool users are one {@link ToolUse} per kind in `uses`, each
+ *   logged once at `info`; they are not mismatches.
  * - The pack is never modified and a prompt is never widened.
  *
  * Sorts the served names and the prompts' entries once each and matches them by
@@ -104,7 +168,7 @@ const FIX_DECLARED_NOT_SERVED = "expose the tool from the attached ToolRegistry"
  *
  * @param pack - a PromptPack (`loadPromptPack`) or `{ prompts: { <key>: { tools } } }`
  * @param served - the served tool names, or a ToolRegistry
- * @throws ConfigError (`ERR_OMNIA_CONFIG`) when `pack` is malformed (a `tools` that is not a list of names)
+ * @throws ConfigError (`ERR_OMNIA_CONFIG`) when `pack` is malformed (a `tools` that is not a list of names, an `agents` or `compositions` section of the wrong shape)
  * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) when `served` is not a list of names or a registry
  * @example
  * ```ts
@@ -185,10 +249,36 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
     } else if (declared[i] === 1) offered.push(name);
     else servedNotDeclared.push(name);
   }
+  // A declared name that is an `agents` member is an A2A agent (PromptKit's agent tool
+  // resolver offers it as a2a__<member>), not a registry tool the registry fails to serve.
+  const members = readAgentMembers(pack);
   const declaredNotServed: string[] = [];
+  const agentMembers: string[] = [];
   const exemptNotServed: string[] = [];
-  for (const name of notServed) (isExempt(name) ? exemptNotServed : declaredNotServed).push(name);
+  for (const name of notServed) {
+    if (isExempt(name)) exemptNotServed.push(name);
+    else if (members.has(name)) agentMembers.push(name);
+    else declaredNotServed.push(name);
+  }
   const exempt = mergeSorted(exemptServed, exemptNotServed);
+
+  // A composition `tool` step calls the registry directly (no prompt's tools list is
+  // consulted), so a served tool it names is in use, and one not served fails that step.
+  const toolSteps = readCompositionToolSteps(pack);
+  const compositionTools: string[] = [];
+  const compositionNotServed: string[] = [];
+  if (toolSteps.size > 0) {
+    for (const name of [...toolSteps.keys()].sort()) {
+      if (isExempt(name)) continue;
+      const at = lowerBound(servedNames, name);
+      (servedNames[at] === name ? compositionTools : compositionNotServed).push(name);
+    }
+    if (compositionTools.length > 0) {
+      let kept = 0;
+      for (const name of servedNotDeclared) if (!toolSteps.has(name)) servedNotDeclared[kept++] = name;
+      servedNotDeclared.length = kept;
+    }
+  }
 
   // Each prompt's own names sorted, then merged with the (sorted) exempt names every prompt
   // is offered. Object.fromEntries defines `__proto__` as an ordinary own key.
@@ -227,14 +317,72 @@ export function reconcileTools(pack: ReconcilablePack, served: ServedTools, opti
       }),
     );
   }
+  if (compositionNotServed.length > 0) {
+    const steps = stepsOf(compositionNotServed, toolSteps);
+    mismatches.push(
+      Object.freeze({
+        kind: "composition-tool-not-served",
+        tools: Object.freeze([...compositionNotServed]),
+        message: `pack composition steps call tools the ToolRegistry does not serve, so those steps will fail: ${listWith(compositionNotServed, steps)}; fix: ${FIX_DECLARED_NOT_SERVED}`,
+        fix: FIX_DECLARED_NOT_SERVED,
+        steps,
+      }),
+    );
+  }
   for (const mismatch of mismatches) {
     const fields: Record<string, unknown> = { kind: mismatch.kind, tools: mismatch.tools, fix: mismatch.fix };
     if (registryName !== undefined) fields.registry = registryName;
     if (mismatch.prompts !== undefined) fields.prompts = mismatch.prompts;
+    if (mismatch.steps !== undefined) fields.steps = mismatch.steps;
     logger.warn(mismatch.message, fields);
   }
 
-  return { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches };
+  const uses: ToolUse[] = [];
+  if (agentMembers.length > 0) {
+    const promptEntries: [string, readonly string[]][] = [];
+    for (const name of agentMembers) promptEntries.push([name, Object.freeze(promptKeysOf(promptsOf.get(name)).sort())]);
+    const promptsByMember = Object.freeze(Object.fromEntries(promptEntries) as Record<string, readonly string[]>);
+    uses.push(
+      Object.freeze({
+        kind: "agent-member",
+        tools: Object.freeze([...agentMembers]),
+        message: `pack prompts name agents members, which PromptKit offers as a2a__<member> tools over A2A, not from the ToolRegistry: ${listWith(agentMembers, promptsByMember)}`,
+        prompts: promptsByMember,
+      }),
+    );
+  }
+  if (compositionTools.length > 0) {
+    const steps = stepsOf(compositionTools, toolSteps);
+    uses.push(
+      Object.freeze({
+        kind: "composition-tool",
+        tools: Object.freeze([...compositionTools]),
+        message: `ToolRegistry tools are called by pack composition steps, which run them without a prompt's tools list: ${listWith(compositionTools, steps)}`,
+        steps,
+      }),
+    );
+  }
+  for (const use of uses) {
+    const fields: Record<string, unknown> = { kind: use.kind, tools: use.tools };
+    if (registryName !== undefined) fields.registry = registryName;
+    if (use.prompts !== undefined) fields.prompts = use.prompts;
+    if (use.steps !== undefined) fields.steps = use.steps;
+    logger.info(use.message, fields);
+  }
+
+  return { offered, byPrompt, declaredNotServed, servedNotDeclared, exempt, mismatches, agentMembers, compositionTools, uses };
+}
+
+/** `name (a, b), other (c)`: each name with the sorted keys it maps to. */
+function listWith(names: readonly string[], by: Readonly<Record<string, readonly string[]>>): string {
+  return names.map((name) => `${name} (${(by[name] ?? []).join(", ")})`).join(", ");
+}
+
+/** Tool -> its calling steps (sorted), for the given tools. */
+function stepsOf(names: readonly string[], toolSteps: ReadonlyMap<string, string[]>): Readonly<Record<string, readonly string[]>> {
+  const entries: [string, readonly string[]][] = [];
+  for (const name of names) entries.push([name, Object.freeze([...new Set(toolSteps.get(name))].sort())]);
+  return Object.freeze(Object.fromEntries(entries) as Record<string, readonly string[]>);
 }
 
 /** An entry ending in `*` is a prefix pattern, not a name. */
@@ -400,6 +548,82 @@ function readPrompts(pack: ReconcilablePack): [string, readonly string[]][] {
       continue;
     }
     out.push([key, tools]);
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return out;
+}
+
+/** A readable path segment: `.key` for an identifier, else `["key"]`. */
+function segment(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+}
+
+/** The `agents.members` keys; none when the pack has no `agents`. */
+function readAgentMembers(pack: ReconcilablePack): Set<string> {
+  const agents = pack.agents;
+  if (agents === undefined || agents === null) return new Set();
+  if (typeof agents !== "object" || Array.isArray(agents)) {
+    throw new ConfigError({ path: "agents", message: `expected an agents object; got ${kindOf(agents)}` });
+  }
+  const members = agents.members;
+  if (members === undefined || members === null) return new Set();
+  if (typeof members !== "object" || Array.isArray(members)) {
+    throw new ConfigError({ path: "agents.members", message: `expected an object of members; got ${kindOf(members)}` });
+  }
+  return new Set(Object.keys(members));
+}
+
+/**
+ * Tool name -> the `<composition>.<step id>` of every `kind: "tool"` step naming it,
+ * `parallel` branches included (the steps PromptKit's composition engine runs).
+ */
+function readCompositionToolSteps(pack: ReconcilablePack): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const compositions = pack.compositions;
+  if (compositions === undefined || compositions === null) return out;
+  if (typeof compositions !== "object" || Array.isArray(compositions)) {
+    throw new ConfigError({ path: "compositions", message: `expected an object of compositions; got ${kindOf(compositions)}` });
+  }
+  const issues: ConfigIssue[] = [];
+  const walk = (steps: unknown, path: string, name: string): void => {
+    if (steps === undefined || steps === null) return;
+    if (!Array.isArray(steps)) {
+      issues.push({ path, message: `expected a list of steps; got ${kindOf(steps)}` });
+      return;
+    }
+    steps.forEach((step: unknown, i) => {
+      const at = `${path}[${i}]`;
+      if (typeof step !== "object" || step === null || Array.isArray(step)) {
+        issues.push({ path: at, message: `expected a step object; got ${kindOf(step)}` });
+        return;
+      }
+      const { id, kind, tool, branches } = step as Record<string, unknown>;
+      if (kind === "tool" && tool !== undefined) {
+        if (typeof tool !== "string") {
+          issues.push({ path: `${at}.tool`, message: `expected a tool name string; got ${kindOf(tool)}` });
+        } else {
+          const label = `${name}.${typeof id === "string" && id !== "" ? id : String(i)}`;
+          const known = out.get(tool);
+          if (known === undefined) out.set(tool, [label]);
+          else known.push(label);
+        }
+      }
+      if (kind === "parallel") walk(branches, `${at}.branches`, name);
+    });
+  };
+  for (const key of Object.keys(compositions)) {
+    const composition = compositions[key];
+    const path = `compositions${segment(key)}`;
+    if (composition === undefined || composition === null) continue;
+    if (typeof composition !== "object" || Array.isArray(composition)) {
+      issues.push({ path, message: `expected a composition object; got ${kindOf(composition)}` });
+      continue;
+    }
+    walk(composition.steps, `${path}.steps`, key);
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return out;

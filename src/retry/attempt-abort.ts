@@ -1,4 +1,4 @@
-import { offSharedAbort, onSharedAbort } from "./shared-abort.js";
+import { offSharedAbort, onSharedAbort } from "../core/index.js";
 
 /**
  * What a transport needs of an attempt's cancellation: whether it was

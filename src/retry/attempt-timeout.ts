@@ -1,8 +1,7 @@
-import { TimeoutError, systemClock, toError } from "../core/index.js";
+import { TimeoutError, offSharedAbort, onSharedAbort, systemClock, toError } from "../core/index.js";
 import type { AbortedError, Clock, TimerHandle } from "../core/index.js";
 import { abortedError } from "./sleep.js";
 import { AttemptAbort } from "./attempt-abort.js";
-import { offSharedAbort, onSharedAbort } from "./shared-abort.js";
 
 /**
  * How one attempt settled.

@@ -27,5 +27,5 @@ export {
 } from "./grpc-status.js";
 export type { GrpcStatusName } from "./grpc-status.js";
 export { RetriesExhaustedError } from "./retries-exhausted-error.js";
-export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
-export type { SharedAbortListener } from "./shared-abort.js";
+export { onSharedAbort, offSharedAbort } from "../core/index.js";
+export type { SharedAbortListener } from "../core/index.js";

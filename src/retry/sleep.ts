@@ -1,6 +1,4 @@
-import { AbortedError } from "../core/index.js";
-import type { Clock } from "../core/index.js";
-import { offSharedAbort, onSharedAbort } from "./shared-abort.js";
+import { AbortedError, offSharedAbort, onSharedAbort, type Clock } from "../core/index.js";
 
 /**
  * Waits `ms` on the clock. Rejects at once with {@link AbortedError} (cause: the

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { goJsonString } from "../core/index.js";
 import { interpretHttpResponse } from "../http/index.js";
-import { DEFAULT_MAX_RESULT_BYTES, MAX_FORMATTED_BYTES, formatToolResult, limitResultSize, reencodeClientResult, renderToolResult } from "./format.js";
+import { DEFAULT_MAX_RESULT_BYTES } from "./create-turn.js";
+import { MAX_FORMATTED_BYTES, formatToolResult, limitResultSize, reencodeClientResult, renderToolResult } from "./format.js";
 
 interface FormatCase {
   readonly id: string;

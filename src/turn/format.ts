@@ -47,12 +47,6 @@ export interface FormattedResult {
 }
 
 /**
- * PromptKit's default limit on a result's formatted text: 1 MiB.
- * @internal Does not follow semver.
- */
-export const DEFAULT_MAX_RESULT_BYTES = 1_048_576;
-
-/**
  * The most formatted text kept when no limit applies: 256 MiB. Only hostile
  * nesting gets there (pretty-printing `[[[…]]]` 10000 levels deep turns 20 KB
  * into 200 MB); such a text is cut as by a limit of this size.

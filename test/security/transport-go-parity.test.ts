@@ -9,6 +9,8 @@ import { HttpTransportError } from "../../src/http/errors.js";
 import { startRawHttpBackend, httpResponse } from "../faults/helpers/raw-http.js";
 import { closedPort } from "../helpers/resources.js";
 import { goLocationError } from "../../src/http/go-location.js";
+import { createToolExecutor } from "../../src/executor/index.js";
+import { loadToolRegistry } from "../../src/manifest/index.js";
 
 const agent = new Agent({ keepAliveTimeout: 1000 });
 const own = createDefaultDispatcher();
@@ -128,4 +130,40 @@ test("goLocationError accepts what Go's url.Parse accepts", () => {
   assert.equal(goLocationError("a/b:c"), undefined);
   assert.equal(goLocationError("1a:b"), `parse "1a:b": first path segment in URL cannot contain colon`);
   assert.equal(goLocationError("/x\u0001"), `parse "/x\\x01": net/url: invalid control character in URL`);
+});
+
+test("a 100 Continue written on its own before the 200: the same typed outcome through the executor, sent once; a 103 is skipped as in Go", async () => {
+  for (const [interim, expected] of [
+    ["HTTP/1.1 100 Continue\r\n\r\n", "error"],
+    ["HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n", "success"],
+  ] as const) {
+    const server = await startRawHttpBackend((socket) => {
+      socket.write(interim);
+      // The final response in a later write, as a backend that sends the 1xx first would.
+      setImmediate(() => socket.end(httpResponse(200, '{"ok":true}', { "content-type": "application/json" })));
+    });
+    const registry = loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/x", method: POST }
+`);
+    const executor = createToolExecutor({ registry });
+    try {
+      const out = await executor.execute({ id: "c1", name: "t", arguments: "{}" });
+      assert.equal(out.status, expected);
+      if (out.status === "error") {
+        assert.equal(out.message, `Post "${server.url}/x": ${BROKEN}unsolicited 100 Continue response`);
+        assert.ok(out.error instanceof HttpTransportError);
+        assert.equal(out.error.causeCode, "UND_ERR_SOCKET");
+      } else if (out.status === "success") {
+        assert.deepEqual(out.result, { ok: true });
+      }
+      assert.equal(server.requests.length, 1);
+    } finally {
+      await executor.close();
+      await server.close();
+    }
+  }
 });

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor } from "../../src/executor/index.js";
+import { createPolicyBrokerClient } from "../../src/policy/index.js";
 import { startHttpServer } from "../helpers/http-server.js";
 
 test("50 concurrent calls on one AbortController's signal: no MaxListenersExceededWarning, no listener left", async () => {
@@ -72,6 +73,56 @@ handlers:
   } finally {
     for (const release of held) release();
     await executor.close();
+    await server.close();
+  }
+});
+
+test("50 concurrent calls with a policy broker on one signal: one abort listener while the decisions wait, no warning", async () => {
+  const held: (() => void)[] = [];
+  const broker = await startHttpServer((_req, res) => {
+    held.push(() => {
+      res.setHeader("content-type", "application/json");
+      res.end('{"allow":true}');
+    });
+  });
+  const server = await startHttpServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end('{"ok":true}');
+  });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/x", method: POST }
+`);
+  const policy = createPolicyBrokerClient({ url: broker.url });
+  const executor = createToolExecutor({ registry, policy });
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+  process.on("warning", onWarning);
+  const conversation = new AbortController();
+  try {
+    const calls = Array.from({ length: 50 }, (_, i) => executor.execute({ id: `c${i}`, name: "t", arguments: "{}" }, { signal: conversation.signal }));
+    while (broker.requests.length < 50) await new Promise((resolve) => setImmediate(resolve));
+    // Every call is waiting on its policy decision: the broker client shares one listener too.
+    assert.equal(getEventListeners(conversation.signal, "abort").length, 1);
+    for (const release of held.splice(0)) release();
+    const outcomes = await Promise.all(calls);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      Array.from({ length: 50 }, () => "success"),
+    );
+    assert.equal(server.requests.length, 50);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings, []);
+    assert.equal(getEventListeners(conversation.signal, "abort").length, 0);
+  } finally {
+    process.off("warning", onWarning);
+    for (const release of held) release();
+    await executor.close();
+    await policy.close();
+    await broker.close();
     await server.close();
   }
 });
