@@ -1,4 +1,4 @@
-import type { JsonValue, OmniaToolsError } from "../core/index.js";
+import type { JsonValue, OmniaToolsError, ToolHandlerType } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { Identity } from "../headers/index.js";
 import type { Conversation } from "../breaker/index.js";
@@ -38,8 +38,8 @@ export interface CallContext {
 export interface OutcomeBase {
   readonly toolName: string;
   readonly callId: string;
-  /** The handler type; empty for an unknown tool. */
-  readonly handlerType: string;
+  /** The type of the tool's handler (`http`, `grpc`, `mcp`, `openapi`, `client`, `platform`); `""` for an unknown tool. */
+  readonly handlerType: ToolHandlerType | "";
   /** From start to outcome, in the clock's milliseconds. */
   readonly durationMs: number;
 }

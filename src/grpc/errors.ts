@@ -1,6 +1,6 @@
 import type { GrpcStatusCodeName } from "../core/index.js";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
 
 export type { GrpcStatusCodeName } from "../core/index.js";
 
@@ -44,7 +44,8 @@ const GO_DEADLINE_TEXT = "context deadline exceeded";
  * @public
  */
 export class ToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_TOOL_ERROR";
+  static override readonly code = ErrorCode.TOOL_ERROR;
+  declare readonly code: typeof ErrorCode.TOOL_ERROR;
   /** The backend's `error_message`, verbatim (may be empty). */
   readonly errorMessage: string;
   constructor(errorMessage: string, options?: OmniaToolsErrorOptions) {
@@ -67,7 +68,8 @@ export class ToolError extends OmniaToolsError {
  * @public
  */
 export class GrpcStatusError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_GRPC_STATUS";
+  static override readonly code = ErrorCode.GRPC_STATUS;
+  declare readonly code: typeof ErrorCode.GRPC_STATUS;
   /** The canonical UPPER_SNAKE code name, e.g. `UNAVAILABLE`. */
   readonly grpcCode: GrpcStatusCodeName;
   /** The numeric gRPC code, e.g. `14`. */
