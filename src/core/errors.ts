@@ -230,7 +230,11 @@ export class AbortedError extends OmniaToolsError {
 }
 
 /**
- * An attempt ran past its timeout. The message is `timed out after <ms>ms`.
+ * A timeout fired: the message is `timed out after <ms>ms`, the text the model
+ * sees. `scope` says which: `attempt` for one attempt past its handler's
+ * `timeout` (a breaker failure, retried as a network error), `call` for a
+ * whole call past the caller's `timeoutMs` deadline (attempts and backoff
+ * sleeps included; not a breaker failure).
  * @public
  */
 export class TimeoutError extends OmniaToolsError {
@@ -238,9 +242,12 @@ export class TimeoutError extends OmniaToolsError {
   declare readonly code: typeof ErrorCode.TIMEOUT;
   /** The timeout that fired, in milliseconds. */
   readonly timeoutMs: number;
-  constructor(timeoutMs: number, options?: OmniaToolsErrorOptions) {
+  /** `attempt`: a handler's per-attempt timeout; `call`: the caller's deadline for the whole call. */
+  readonly scope: "attempt" | "call";
+  constructor(timeoutMs: number, options?: OmniaToolsErrorOptions & { readonly scope?: "attempt" | "call" }) {
     super(`timed out after ${timeoutMs}ms`, options);
     this.timeoutMs = timeoutMs;
+    this.scope = options?.scope ?? "attempt";
   }
 }
 
