@@ -156,12 +156,18 @@ function defineBrand(target: object, code: string): void {
 }
 
 /**
- * Whether `value` is an error from this package (any installed copy of it);
- * with `code`, whether it is one with that code. The package entry's
- * `isOmniaToolsError` narrows to the code's class.
- * @internal Does not follow semver.
+ * Whether `value` is an error from this package (any installed copy of it)
+ * with that `code`; TypeScript narrows `value` to an error whose `code` is
+ * that literal. (The `omnia-tools` entry's `isOmniaToolsError` narrows to the
+ * code's class.)
+ * @public
  */
 export function isOmniaToolsError<C extends ErrorCode>(value: unknown, code: C): value is OmniaToolsError & { readonly code: C };
+/**
+ * Whether `value` is an error from this package (any installed copy of it):
+ * `instanceof` checks a `Symbol.for` brand, not the class object.
+ * @public
+ */
 export function isOmniaToolsError(value: unknown, code?: ErrorCode): value is OmniaToolsError;
 export function isOmniaToolsError(value: unknown, code?: ErrorCode): value is OmniaToolsError {
   return value instanceof OmniaToolsError && (code === undefined || value.code === code);
