@@ -278,3 +278,39 @@ handlers:
   assert.equal(breakers.get("slow").snapshot().failures, 0);
   assert.equal(clock.pendingTimers(), 0);
 });
+
+test("a platform tool that ignores its signal ends at the deadline; a client tool's hand-off is not bound by it", async () => {
+  const reg = loadToolRegistry(`
+handlers:
+  - name: browser
+    type: client
+    tool: { name: get_location, description: d, inputSchema: { type: object } }
+`);
+  const { ex, clock, recorder } = executor(reg, {
+    platformTools: { remember: { description: "d", inputSchema: { type: "object" }, execute: () => new Promise(() => {}) } },
+  });
+  const pending = ex.execute({ id: "p1", name: "remember", arguments: "{}" }, { timeoutMs: 400 });
+  await until(() => clock.pendingTimers() === 2, "the deadline and the tool's 30 s timeout armed");
+  clock.advance(400);
+  const out = await pending;
+  assert.deepEqual(shape(out), {
+    status: "error",
+    message: "timed out after 400ms",
+    handlerType: "platform",
+    durationMs: 400,
+    error: ["TimeoutError", "ERR_OMNIA_TIMEOUT", "timed out after 400ms", "call", 400],
+  });
+  const handedOff = await ex.execute({ id: "c1", name: "get_location", arguments: "{}" }, { timeoutMs: 400, clientToolsAvailable: true });
+  assert.equal(handedOff.status, "client");
+  assert.equal(clock.pendingTimers(), 0);
+  clock.advance(1000);
+  const done = ex.completeClientCall({ callId: "c1", resultJson: "{\"lat\":1}" });
+  assert.equal(done.status, "success");
+  assert.deepEqual(
+    recorder.records.map((r) => [r.toolName, r.status, r.errorMessage ?? null, r.durationMs]),
+    [
+      ["remember", "error", "timed out after 400ms", 400],
+      ["get_location", "success", null, 1000],
+    ],
+  );
+});
