@@ -8,7 +8,6 @@ export {
   ErrorCode,
   errorBrand,
   OmniaToolsError,
-  isOmniaToolsError,
   ConfigError,
   InvalidOptionError,
   ClosedError,
@@ -19,8 +18,11 @@ export {
   parseGoDuration,
   formatGoDuration,
 } from "./core/index.js";
+export { isOmniaToolsError } from "./errors/index.js";
+export type { OmniaToolsErrorByCode } from "./errors/index.js";
 export type {
   ErrorCodeValue,
+  ToolHandlerType,
   OmniaToolsErrorOptions,
   ConfigIssue,
   Clock,
@@ -308,6 +310,7 @@ export {
   McpTransportError,
   McpArgumentsError,
   McpAuthError,
+  McpResultTooLargeError,
   MCP_TOOL_ERROR_FALLBACK,
   MCP_CLIENT_INFO,
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,

@@ -12,7 +12,7 @@ export {
   normalizeCapabilities,
 } from "./contract/index.js";
 export type { CapabilityName } from "./contract/index.js";
-export { OmniaToolsError, isOmniaToolsError } from "./core/index.js";
+export { ErrorCode, OmniaToolsError, isOmniaToolsError } from "./core/index.js";
 export type { OmniaToolsErrorOptions, JsonValue } from "./core/index.js";
 export * from "./contract/gen.js";
 

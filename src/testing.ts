@@ -35,5 +35,5 @@ export type {
 } from "./testing/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";
 export type { Recorder, ToolCallRecord, ToolCallStart, ToolCallStatus } from "./records/index.js";
-export type { JsonValue, JsonObject, GrpcStatusCodeName } from "./core/index.js";
+export type { JsonValue, JsonObject, GrpcStatusCodeName, HandlerType, ToolHandlerType } from "./core/index.js";
 export type { ToolImplementations, ToolImplementation, ToolServiceContext } from "./grpc/index.js";

@@ -32,6 +32,8 @@ const INTERNAL: Record<string, readonly string[]> = {
   runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
   turn: ["core", "headers", "manifest", "reconcile", "client-tools"],
+  // types only (the code -> class map of isOmniaToolsError); at run time it imports core alone
+  errors: ["core", "breaker", "retry", "manifest", "http", "grpc", "mcp", "openapi", "policy", "client-tools", "executor", "turn"],
   cli: ["*"],
   gen: ["gen"],
   entry: ["*"],

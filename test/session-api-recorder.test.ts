@@ -115,7 +115,7 @@ test("a policy denial: pending, then an error row with the denial's text (sessio
 
 test("a client call: pending when handed to the client, success with the client's result text when it answers", async () => {
   const r = recorder();
-  const client = { ...LOOKUP, callId: "call_c", toolName: "get_location", handlerName: "geo", handlerType: "client", execution: "client" as const };
+  const client = { ...LOOKUP, callId: "call_c", toolName: "get_location", handlerName: "geo", handlerType: "client" as const, execution: "client" as const };
   await r.start({ ...client, arguments: { precise: true } });
   await r.record({ ...client, status: "success", arguments: { precise: true }, result: { lat: 1 }, durationMs: 5000, attempts: 0 });
   const geo = '"labels":{"handler_name":"geo","handler_type":"client","registry_name":"orders","registry_namespace":"agents"}';

@@ -17,7 +17,8 @@ export type CircuitRejectionState = "open" | "half-open";
  * @public
  */
 export class CircuitOpenError extends OmniaToolsError {
-  static override readonly code: string = ErrorCode.CIRCUIT_OPEN;
+  static override readonly code = ErrorCode.CIRCUIT_OPEN;
+  declare readonly code: typeof ErrorCode.CIRCUIT_OPEN;
   /** The breaker's key: the tool name, or the sandbox claim for a per-claim breaker. */
   readonly toolName: string;
   /** Why the call was rejected: the breaker is open, or half-open with every trial slot taken. */

@@ -1,4 +1,4 @@
-import { OmniaToolsError, formatGoDuration, type Clock, type TimerHandle } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, formatGoDuration, type Clock, type TimerHandle } from "../core/index.js";
 
 /**
  * `completeClientCall()` named a call id that is not pending: unknown, or
@@ -6,7 +6,8 @@ import { OmniaToolsError, formatGoDuration, type Clock, type TimerHandle } from 
  * @public
  */
 export class UnknownClientCallError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_UNKNOWN_CLIENT_CALL";
+  static override readonly code = ErrorCode.UNKNOWN_CLIENT_CALL;
+  declare readonly code: typeof ErrorCode.UNKNOWN_CLIENT_CALL;
   readonly callId: string;
   constructor(callId: string) {
     super(`completeClientCall: no pending client tool call with id ${JSON.stringify(callId)}; it is unknown or already completed`);

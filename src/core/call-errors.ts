@@ -1,11 +1,12 @@
-import { OmniaToolsError } from "./errors.js";
+import { ErrorCode, OmniaToolsError } from "./errors.js";
 
 /**
  * The model called a tool the registry does not serve: `tool "<name>" not found`.
  * @public
  */
 export class UnknownToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_UNKNOWN_TOOL";
+  static override readonly code = ErrorCode.UNKNOWN_TOOL;
+  declare readonly code: typeof ErrorCode.UNKNOWN_TOOL;
 }
 
 /**
@@ -13,7 +14,8 @@ export class UnknownToolError extends OmniaToolsError {
  * @public
  */
 export class InvalidArgumentsError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_INVALID_ARGUMENTS";
+  static override readonly code = ErrorCode.INVALID_ARGUMENTS;
+  declare readonly code: typeof ErrorCode.INVALID_ARGUMENTS;
 }
 
 /**
@@ -22,7 +24,8 @@ export class InvalidArgumentsError extends OmniaToolsError {
  * @public
  */
 export class AuthError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_AUTH";
+  static override readonly code = ErrorCode.AUTH;
+  declare readonly code: typeof ErrorCode.AUTH;
 }
 
 /**
@@ -31,7 +34,8 @@ export class AuthError extends OmniaToolsError {
  * @public
  */
 export class ClientToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_CLIENT_TOOL";
+  static override readonly code = ErrorCode.CLIENT_TOOL;
+  declare readonly code: typeof ErrorCode.CLIENT_TOOL;
 }
 
 /**
@@ -40,7 +44,8 @@ export class ClientToolError extends OmniaToolsError {
  * @public
  */
 export class BackendError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_BACKEND";
+  static override readonly code = ErrorCode.BACKEND;
+  declare readonly code: typeof ErrorCode.BACKEND;
 }
 
 /**
@@ -50,5 +55,6 @@ export class BackendError extends OmniaToolsError {
  * @public
  */
 export class DuplicateCallIdError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_DUPLICATE_CALL_ID";
+  static override readonly code = ErrorCode.DUPLICATE_CALL_ID;
+  declare readonly code: typeof ErrorCode.DUPLICATE_CALL_ID;
 }

@@ -12,6 +12,7 @@ export {
 } from "./errors.js";
 export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";
+export type { HandlerType, ToolHandlerType } from "./handler-type.js";
 export { rejectUnknownOptions } from "./known-options.js";
 export { systemClock, MAX_TIMER_MS } from "./clock.js";
 export type { Clock, TimerHandle } from "./clock.js";

@@ -7,6 +7,7 @@ import type { ExecutableHandler } from "../backends/index.js";
 import type { CallSpan } from "../telemetry/index.js";
 import type { CallContext, ToolCall } from "./outcome.js";
 import type { ToolCallHooks } from "./types.js";
+import type { CallDeadline } from "./deadline.js";
 import { parseArguments } from "./stages/parse-arguments.js";
 
 const NONE: Readonly<Record<string, string>> = Object.freeze({});
@@ -54,6 +55,8 @@ export class CallState {
   hooks: ToolCallHooks | undefined = undefined;
   /** Writes the span's trace context into an HTTP attempt's headers, when propagation is on. */
   injectTrace: ((headers: Record<string, string>) => void) | undefined = undefined;
+  /** The call's `ctx.timeoutMs` deadline, when it has one. */
+  deadline: CallDeadline | undefined = undefined;
 
   constructor(call: ToolCall, ctx: CallContext, startedAt: number, maxArgumentBytes: number) {
     this.call = call;

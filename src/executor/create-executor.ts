@@ -7,6 +7,7 @@ import { createBackendTable } from "../backends/index.js";
 import { createTelemetry, logExecuteEnter, logToolsInitialized } from "../telemetry/index.js";
 import { resolveAuthHeaders, type WorkloadTokenCache } from "./auth.js";
 import { CallState } from "./call-state.js";
+import { CallDeadline, checkDeadline } from "./deadline.js";
 import { createDiscovery } from "./discovery.js";
 import { validateOptions } from "./options.js";
 import { ClientToolError } from "../core/index.js";
@@ -105,11 +106,30 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
    * undefined to go on; a stage with nothing to wait for returns synchronously,
    * and only a promise is awaited (each await costs the call a microtask).
    */
-  async function execute(call: ToolCall, ctx: CallContext = {}, hooks?: ToolCallHooks): Promise<ToolOutcome> {
+  function execute(call: ToolCall, ctx: CallContext = {}, hooks?: ToolCallHooks): Promise<ToolOutcome> {
+    return ctx?.timeoutMs === undefined ? runStages(call, ctx, hooks, undefined) : executeWithin(call, ctx, hooks);
+  }
+
+  /** A call with a deadline: the stages see the deadline's signal; an abandonment it caused resolves its outcome. */
+  async function executeWithin(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined): Promise<ToolOutcome> {
+    if (closed) throw new ClosedError("execute: the executor is closed");
+    const deadline = new CallDeadline(clock, ctx, checkDeadline(ctx.timeoutMs));
+    try {
+      return await runStages(call, deadline.ctx, hooks, deadline);
+    } catch (e) {
+      if (deadline.outcome !== undefined) return deadline.outcome;
+      throw e;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  async function runStages(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined, deadline: CallDeadline | undefined): Promise<ToolOutcome> {
     if (closed) throw new ClosedError("execute: the executor is closed");
     logExecuteEnter(logger, call.name);
     const state = new CallState(call, ctx, clock.now(), maxArgumentBytes);
     if (hooks !== undefined) state.hooks = hooks;
+    if (deadline !== undefined) state.deadline = deadline;
     rt.report.started(state);
     let step: Step = resolveTool(rt, state);
     if (step !== undefined && (step = await step) !== undefined) return step;

@@ -39,4 +39,69 @@ export function validateOptions(options: ToolExecutorOptions): void {
   if (options.clientCallTimeoutMs !== undefined && !(Number.isFinite(options.clientCallTimeoutMs) && options.clientCallTimeoutMs > 0)) {
     throw new InvalidOptionError(`createToolExecutor: clientCallTimeoutMs must be a positive number of ms; got ${String(options.clientCallTimeoutMs)}`);
   }
+  checkShapes(options as unknown as Readonly<Record<string, unknown>>);
+}
+
+const AGENT_FIELDS = ["name", "namespace", "workspace", "provider", "model"] as const;
+const FUNCTION_OPTIONS = ["secrets", "workloadIdentity", "delegation", "random"] as const;
+const LOGGER_METHODS = ["debug", "info", "warn", "error"] as const;
+
+/**
+ * The type of every other option, so that a JavaScript host (or a cast) gets
+ * `createToolExecutor: agent.name must be a string; got 5` at creation, not a
+ * wrong header or a TypeError on some later call.
+ */
+function checkShapes(o: Readonly<Record<string, unknown>>): void {
+  const agent = o["agent"];
+  if (agent !== undefined) {
+    const fields = objectOption("agent", agent, "an object of strings (name, namespace, workspace, provider, model)");
+    rejectUnknownOptions("createToolExecutor: agent", fields, AGENT_FIELDS);
+    for (const key of AGENT_FIELDS) {
+      const value = fields[key];
+      if (value !== undefined && typeof value !== "string") fail(`agent.${key}`, "a string", value);
+    }
+  }
+  for (const key of FUNCTION_OPTIONS) {
+    const value = o[key];
+    if (value !== undefined && typeof value !== "function") fail(key, "a function", value);
+  }
+  if (o["logger"] !== undefined) methods("logger", o["logger"], LOGGER_METHODS, "a Logger");
+  if (o["clock"] !== undefined) methods("clock", o["clock"], ["now", "setTimeout"], "a Clock");
+  if (o["breakers"] !== undefined) methods("breakers", o["breakers"], ["get"], "a CircuitBreakers set from createCircuitBreakers()");
+  const recorder = o["recorder"];
+  if (recorder !== undefined) {
+    methods("recorder", recorder, ["record"], "a Recorder");
+    const start = (recorder as Record<string, unknown>)["start"];
+    if (start !== undefined && typeof start !== "function") fail("recorder.start", "a function", start);
+  }
+  const policy = o["policy"];
+  if (policy !== undefined && typeof policy !== "function") {
+    const p = objectOption("policy", policy, "a decision function or { decide, failOpen? }");
+    if (typeof p["decide"] !== "function") fail("policy.decide", "a function", p["decide"]);
+    if (p["failOpen"] !== undefined && typeof p["failOpen"] !== "boolean") fail("policy.failOpen", "a boolean", p["failOpen"]);
+  }
+  const telemetry = o["telemetry"];
+  if (telemetry !== undefined && telemetry !== false) objectOption("telemetry", telemetry, "false or an object of telemetry options");
+}
+
+function objectOption(path: string, value: unknown, expected: string): Readonly<Record<string, unknown>> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) fail(path, expected, value);
+  return value as Readonly<Record<string, unknown>>;
+}
+
+function methods(path: string, value: unknown, names: readonly string[], expected: string): void {
+  const object = value !== null && (typeof value === "object" || typeof value === "function") ? (value as Record<string, unknown>) : undefined;
+  if (object === undefined) fail(path, `${expected} (an object with ${names.join(", ")})`, value);
+  for (const name of names) if (typeof object[name] !== "function") fail(`${path}.${name}`, "a function", object[name]);
+}
+
+function fail(path: string, expected: string, value: unknown): never {
+  throw new InvalidOptionError(`createToolExecutor: ${path} must be ${expected}; got ${describe(value)}`);
+}
+
+/** `5`, `"text"`, `null`, `undefined`, `array`, `object`, `function`. */
+function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (value === null || value === undefined || typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  return Array.isArray(value) ? "array" : typeof value;
 }

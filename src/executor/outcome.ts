@@ -1,4 +1,4 @@
-import type { JsonValue, OmniaToolsError } from "../core/index.js";
+import type { JsonValue, OmniaToolsError, ToolHandlerType } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { Identity } from "../headers/index.js";
 import type { Conversation } from "../breaker/index.js";
@@ -23,8 +23,34 @@ export interface ToolCall {
 export interface CallContext {
   /** The caller identity (from the facade's x-omnia-* metadata). */
   readonly identity?: Identity;
-  /** The conversation's signal: abort = the call is abandoned (never a breaker failure). */
+  /**
+   * The conversation's signal: abort = the call is abandoned. `execute()`
+   * then records the call and **rejects** with `AbortedError`
+   * (`ERR_OMNIA_ABORTED`): nobody is waiting for an outcome. Never a breaker
+   * failure.
+   */
   readonly signal?: AbortSignal;
+  /**
+   * A deadline for the whole call, in ms on the executor's clock, counted from
+   * `execute()`: the policy decision, the credentials, every attempt and every
+   * backoff sleep between attempts. When it passes, the call ends at once and
+   * `execute()` **resolves** an error outcome with a `TimeoutError`
+   * (`ERR_OMNIA_TIMEOUT`, `scope: "call"`) whose message, the text the model
+   * sees, is `timed out after <timeoutMs>ms`; the call is recorded once, with
+   * the attempts made so far. The attempt in flight is abandoned, which is not
+   * a breaker failure (the backend was not given its own timeout).
+   *
+   * It is not the handler's `timeout`, which still bounds each attempt as
+   * Omnia's does (`timed out after <timeout>ms`, a breaker failure, retried per
+   * the `retryPolicy`); a deadline shorter than that timeout ends the call
+   * first. Unlike `signal`, a deadline is an answer for the model, not an
+   * abandoned call. A client tool's hand-off returns at once and is not bound
+   * by it (see `clientCallTimeoutMs`). A host callback that does not take a
+   * signal (a secret resolver, a delegation source) is waited for; the call
+   * ends as soon as it returns. Default: none.
+   * @throws InvalidOptionError from `execute()` for a value that is not a positive finite number
+   */
+  readonly timeoutMs?: number;
   /** Scope for sandbox handlers' per-claim breakers and reachability (`createConversation`). */
   readonly conversation?: Conversation;
   /** Whether a connected client can execute client tools (`x-omnia-client-tools: true`). Absent = no. */
@@ -38,8 +64,8 @@ export interface CallContext {
 export interface OutcomeBase {
   readonly toolName: string;
   readonly callId: string;
-  /** The handler type; empty for an unknown tool. */
-  readonly handlerType: string;
+  /** The type of the tool's handler (`http`, `grpc`, `mcp`, `openapi`, `client`, `platform`); `""` for an unknown tool. */
+  readonly handlerType: ToolHandlerType | "";
   /** From start to outcome, in the clock's milliseconds. */
   readonly durationMs: number;
 }

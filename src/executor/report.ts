@@ -33,7 +33,10 @@ export interface Report {
    * message in the record; `cause` is the typed error of a denial, for the span.
    */
   finish(state: CallState, ending: Ending, recordMessage?: string, cause?: Error): ToolOutcome;
-  /** Ends the call with an error outcome whose message is the error's. */
+  /**
+   * Ends the call with an error outcome whose message is the error's; for an
+   * abandonment caused by the call's deadline, with the deadline's TimeoutError.
+   */
   fail(state: CallState, error: OmniaToolsError): ToolOutcome;
   /** A client tool handed off to the host: an outcome, no record yet (it is recorded when it completes). */
   handedOff(state: CallState, request: ClientToolRequest): ToolOutcome;
@@ -157,7 +160,12 @@ export function createReport(deps: {
       if (listeners.tool_call.size > 0) emit("tool_call", { callId: state.callId, name: state.toolName });
     },
     finish,
-    fail: (state, error) => finish(state, { status: "error", message: error.message, error }),
+    fail(state, error) {
+      // A call abandoned because its own deadline passed ends as the deadline's TimeoutError, recorded here once.
+      const timeout = state.deadline?.replaces(error);
+      if (timeout === undefined) return finish(state, { status: "error", message: error.message, error });
+      return (state.deadline!.outcome = finish(state, { status: "error", message: timeout.message, error: timeout }));
+    },
     handedOff(state, request) {
       const durationMs = clock.now() - state.startedAt;
       state.span?.end({ status: "client", durationMs });

@@ -1,5 +1,5 @@
 import { connect } from "node:net";
-import { OmniaToolsError, type Clock } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, type Clock } from "../core/index.js";
 import type { HandlerConfig } from "../manifest/index.js";
 
 /** How long the reachability dial may take, in ms. */
@@ -12,7 +12,8 @@ export const SANDBOX_DIAL_TIMEOUT_MS = 2_000;
  * @public
  */
 export class SandboxUnreachableError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_SANDBOX_UNREACHABLE";
+  static override readonly code = ErrorCode.SANDBOX_UNREACHABLE;
+  declare readonly code: typeof ErrorCode.SANDBOX_UNREACHABLE;
   readonly claim: string;
   constructor(claim: string, reason: string) {
     super(`sandbox ${claim} unreachable: ${reason}`);

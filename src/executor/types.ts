@@ -125,8 +125,12 @@ export interface ToolExecutor {
    * Executes one call: resolve the tool → parse the arguments → hand a client
    * tool off → policy → credentials → retry of (attempt timeout → breaker →
    * backend attempt) → record and emit.
-   * Resolves to an outcome for every backend or model fault.
-   * @throws ClosedError after `close()`; AbortedError when `ctx.signal` aborts
+   * Resolves to an outcome for every backend or model fault, and to a
+   * `TimeoutError` outcome (`timed out after <ms>ms`) when `ctx.timeoutMs`
+   * passes first: a deadline is an answer for the model. An abort of
+   * `ctx.signal` is not: the call is recorded and abandoned.
+   * @throws ClosedError after `close()`; AbortedError when `ctx.signal` aborts;
+   *   InvalidOptionError for a `ctx.timeoutMs` that is not a positive finite number
    */
   execute(call: ToolCall, ctx?: CallContext, hooks?: ToolCallHooks): Promise<ToolOutcome>;
   /**

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { GRPC_STATUS_CODE_NAMES, OmniaToolsError, formatGrpcGoError, grpcGoStatusMessage, type GrpcStatusCodeName, type OmniaToolsErrorOptions } from "../core/index.js";
+import { ErrorCode, GRPC_STATUS_CODE_NAMES, OmniaToolsError, formatGrpcGoError, grpcGoStatusMessage, type GrpcStatusCodeName, type OmniaToolsErrorOptions } from "../core/index.js";
 
 export type { GrpcStatusCodeName } from "../core/index.js";
 
@@ -13,7 +13,8 @@ export type { GrpcStatusCodeName } from "../core/index.js";
  * @public
  */
 export class ToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_TOOL_ERROR";
+  static override readonly code = ErrorCode.TOOL_ERROR;
+  declare readonly code: typeof ErrorCode.TOOL_ERROR;
   /** The backend's `error_message`, verbatim (may be empty). */
   readonly errorMessage: string;
   constructor(errorMessage: string, options?: OmniaToolsErrorOptions) {
@@ -36,7 +37,8 @@ export class ToolError extends OmniaToolsError {
  * @public
  */
 export class GrpcStatusError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_GRPC_STATUS";
+  static override readonly code = ErrorCode.GRPC_STATUS;
+  declare readonly code: typeof ErrorCode.GRPC_STATUS;
   /** The canonical UPPER_SNAKE code name, e.g. `UNAVAILABLE`. */
   readonly grpcCode: GrpcStatusCodeName;
   /** The numeric gRPC code, e.g. `14`. */

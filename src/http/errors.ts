@@ -1,4 +1,4 @@
-import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
 
 /**
  * The backend answered with a status outside 200–299. The message is the text
@@ -7,7 +7,8 @@ import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
  * @public
  */
 export class HttpStatusError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_HTTP_STATUS";
+  static override readonly code = ErrorCode.HTTP_STATUS;
+  declare readonly code: typeof ErrorCode.HTTP_STATUS;
   /** The HTTP status code. */
   readonly status: number;
   /** `Retry-After` as sent, when the response carried one. */
@@ -26,7 +27,8 @@ export class HttpStatusError extends OmniaToolsError {
  * @public
  */
 export class MappingError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_MAPPING";
+  static override readonly code = ErrorCode.MAPPING;
+  declare readonly code: typeof ErrorCode.MAPPING;
   /** The expression that failed. */
   readonly expression: string;
   constructor(message: string, expression: string, options?: OmniaToolsErrorOptions) {
@@ -42,7 +44,8 @@ export class MappingError extends OmniaToolsError {
  * @public
  */
 export class HttpTransportError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_TRANSPORT";
+  static override readonly code = ErrorCode.TRANSPORT;
+  declare readonly code: typeof ErrorCode.TRANSPORT;
   /**
    * Network-class (connect, read or write failure, DNS, reset): retried when
    * the retry policy has `retryOnNetworkError`. Other transport errors are not.
@@ -76,5 +79,6 @@ export class HttpTransportError extends OmniaToolsError {
  * @public
  */
 export class HttpRequestError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_HTTP_REQUEST";
+  static override readonly code = ErrorCode.HTTP_REQUEST;
+  declare readonly code: typeof ErrorCode.HTTP_REQUEST;
 }

@@ -25,7 +25,8 @@ export interface DuplicateTool {
  * @public
  */
 export class DuplicateToolError extends ConfigError {
-  static override readonly code: string = ErrorCode.DUPLICATE_TOOL;
+  static override readonly code = ErrorCode.DUPLICATE_TOOL;
+  declare readonly code: typeof ErrorCode.DUPLICATE_TOOL;
   /** Every duplicated tool name and the handlers that serve it. */
   readonly duplicates: readonly DuplicateTool[];
 

@@ -15,15 +15,9 @@
  * - optional strings that Omnia treats as unset when empty (`bodyMapping: ""`) are absent;
  * - lists and maps default to empty, never `undefined`.
  */
-import type { ConfigIssue, GrpcStatusCodeName, JsonObject, JsonValue } from "../core/index.js";
+import type { ConfigIssue, GrpcStatusCodeName, HandlerType, JsonObject, JsonValue, ToolHandlerType } from "../core/index.js";
 
-export type { GrpcStatusCodeName } from "../core/index.js";
-
-/**
- * The handler types a ToolRegistry accepts.
- * @public
- */
-export type HandlerType = "http" | "grpc" | "mcp" | "openapi" | "client";
+export type { GrpcStatusCodeName, HandlerType } from "../core/index.js";
 
 /**
  * Where a tool runs: in this process (`server`) or in the user's browser (`client`).
@@ -47,7 +41,7 @@ export interface ToolDescriptor {
   /** The handler that executes it (`spec.handlers[].name`). */
   readonly handlerName: string;
   /** The type of that handler; `platform` for a tool the host runs in its own process (an executor's `platformTools`). */
-  readonly handlerType: HandlerType | "platform";
+  readonly handlerType: ToolHandlerType;
   /** `client` for a `type: client` handler, `server` for every other type. */
   readonly execution: ToolExecution;
 }

@@ -1,4 +1,4 @@
-import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
 
 /**
  * The text of an `isError` result with no leading text content (Omnia's `mcpErrorMessage`).
@@ -16,7 +16,9 @@ export const MCP_TOOL_ERROR_FALLBACK = "MCP tool returned error";
  * @public
  */
 export class McpToolError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_MCP_TOOL_ERROR";
+  static override readonly code: "ERR_OMNIA_MCP_TOOL_ERROR" | "ERR_OMNIA_MCP_RESULT_TOO_LARGE" = ErrorCode.MCP_TOOL_ERROR;
+  /** `ERR_OMNIA_MCP_TOOL_ERROR`, or `ERR_OMNIA_MCP_RESULT_TOO_LARGE` for its subclass `McpResultTooLargeError`. */
+  declare readonly code: "ERR_OMNIA_MCP_TOOL_ERROR" | "ERR_OMNIA_MCP_RESULT_TOO_LARGE";
   /** The tool that was called. */
   readonly toolName: string;
   constructor(toolName: string, message: string, options?: OmniaToolsErrorOptions) {
@@ -40,7 +42,8 @@ export class McpToolError extends OmniaToolsError {
  * @public
  */
 export class McpTransportError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_MCP_TRANSPORT";
+  static override readonly code = ErrorCode.MCP_TRANSPORT;
+  declare readonly code: typeof ErrorCode.MCP_TRANSPORT;
   /** The handler whose server failed. */
   readonly handlerName: string;
   /** The JSON-RPC error code when the server answered with one (e.g. `-32602`); `-32000` for a closed connection. */
@@ -76,7 +79,8 @@ export class McpTransportError extends OmniaToolsError {
  * @public
  */
 export class McpArgumentsError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_MCP_ARGUMENTS";
+  static override readonly code = ErrorCode.MCP_ARGUMENTS;
+  declare readonly code: typeof ErrorCode.MCP_ARGUMENTS;
 }
 
 /**
@@ -89,7 +93,8 @@ export class McpArgumentsError extends OmniaToolsError {
  * @public
  */
 export class McpAuthError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_MCP_AUTH";
+  static override readonly code = ErrorCode.MCP_AUTH;
+  declare readonly code: typeof ErrorCode.MCP_AUTH;
   /** The handler whose credential could not be resolved. */
   readonly handlerName: string;
   constructor(handlerName: string, reason: string, options?: OmniaToolsErrorOptions) {
@@ -108,5 +113,6 @@ export class McpAuthError extends OmniaToolsError {
  * @public
  */
 export class McpResultTooLargeError extends McpToolError {
-  static override readonly code: string = "ERR_OMNIA_MCP_RESULT_TOO_LARGE";
+  static override readonly code = ErrorCode.MCP_RESULT_TOO_LARGE;
+  declare readonly code: typeof ErrorCode.MCP_RESULT_TOO_LARGE;
 }

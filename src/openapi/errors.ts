@@ -1,4 +1,4 @@
-import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
 
 /**
  * An `openapi` handler's spec could not be turned into tools: the fetch
@@ -9,7 +9,8 @@ import { OmniaToolsError, type OmniaToolsErrorOptions } from "../core/index.js";
  * @public
  */
 export class OpenApiSpecError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_OPENAPI_SPEC";
+  static override readonly code = ErrorCode.OPENAPI_SPEC;
+  declare readonly code: typeof ErrorCode.OPENAPI_SPEC;
   /** The handler whose spec failed. */
   readonly handlerName: string;
   constructor(handlerName: string, message: string, options?: OmniaToolsErrorOptions) {

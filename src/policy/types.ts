@@ -1,4 +1,4 @@
-import { OmniaToolsError, type JsonValue } from "../core/index.js";
+import { ErrorCode, OmniaToolsError, type JsonValue, type ToolHandlerType } from "../core/index.js";
 import type { IdentityPayload } from "../headers/index.js";
 
 /**
@@ -9,7 +9,8 @@ import type { IdentityPayload } from "../headers/index.js";
 export interface DecisionRequest {
   readonly toolName: string;
   readonly handlerName: string;
-  readonly handlerType: string;
+  /** The type of the handler that serves the tool (`http`, `grpc`, `mcp`, `openapi`, `platform`). */
+  readonly handlerType: ToolHandlerType;
   /** The ToolRegistry name (ToolPolicy `selector.registry`), else the handler name. */
   readonly registryName: string;
   /** The arguments parsed as a JSON object; `null` when empty or not an object. */
@@ -81,7 +82,8 @@ export const POLICY_UNREACHABLE_REASON = 'policy broker unreachable; failing clo
  * @public
  */
 export class PolicyDeniedError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_POLICY_DENIED";
+  static override readonly code = ErrorCode.POLICY_DENIED;
+  declare readonly code: typeof ErrorCode.POLICY_DENIED;
   readonly reason: string;
   constructor(reason: string) {
     super(`tool call denied by policy: ${reason}`);

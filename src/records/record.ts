@@ -1,4 +1,4 @@
-import type { JsonValue } from "../core/index.js";
+import type { JsonValue, ToolHandlerType } from "../core/index.js";
 
 /**
  * The terminal status of a tool call. `denied` is a refusal: a policy denial,
@@ -24,7 +24,7 @@ export interface ToolCallStart {
   /** The ToolRegistry handler that serves the tool; empty for an unknown tool. */
   readonly handlerName: string;
   /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`, `platform`); empty for an unknown tool. */
-  readonly handlerType: string;
+  readonly handlerType: ToolHandlerType | "";
   /** Where the call runs: in the runtime (`server`) or in the connected client (`client`). */
   readonly execution: "server" | "client";
   /** The agent's ToolRegistry name (`metadata.name`), when the registry has one. */

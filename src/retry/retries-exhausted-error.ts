@@ -1,4 +1,4 @@
-import { OmniaToolsError } from "../core/index.js";
+import { ErrorCode, OmniaToolsError } from "../core/index.js";
 
 /**
  * Every attempt of a call with a retry policy failed. The message is Omnia's
@@ -7,7 +7,8 @@ import { OmniaToolsError } from "../core/index.js";
  * @public
  */
 export class RetriesExhaustedError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_RETRIES_EXHAUSTED";
+  static override readonly code = ErrorCode.RETRIES_EXHAUSTED;
+  declare readonly code: typeof ErrorCode.RETRIES_EXHAUSTED;
   /** How many attempts were made (the policy's `maxAttempts`). */
   readonly attempts: number;
   /** The error of the last attempt (also `cause`). */

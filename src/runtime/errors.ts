@@ -1,4 +1,4 @@
-import { OmniaToolsError } from "../core/index.js";
+import { ErrorCode, OmniaToolsError } from "../core/index.js";
 
 /**
  * An `Emitter` method was called when the turn no longer accepts it: after
@@ -6,5 +6,6 @@ import { OmniaToolsError } from "../core/index.js";
  * @public
  */
 export class ConverseStateError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_CONVERSE_STATE";
+  static override readonly code = ErrorCode.CONVERSE_STATE;
+  declare readonly code: typeof ErrorCode.CONVERSE_STATE;
 }

@@ -1,4 +1,4 @@
-import { OmniaToolsError } from "../core/index.js";
+import { ErrorCode, OmniaToolsError } from "../core/index.js";
 import type { TurnMessage } from "./types.js";
 
 /**
@@ -21,7 +21,8 @@ export type TurnFailure = "max-rounds" | "tool-loop" | "round-in-progress";
  * @public
  */
 export class TurnError extends OmniaToolsError {
-  static override readonly code: string = "ERR_OMNIA_TURN";
+  static override readonly code = ErrorCode.TURN;
+  declare readonly code: typeof ErrorCode.TURN;
   /** Which limit ended the turn. */
   readonly reason: TurnFailure;
   /** For `tool-loop`: the first tool of the round that repeated itself. */
