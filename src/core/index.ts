@@ -13,6 +13,7 @@ export {
 export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";
 export { rejectUnknownOptions } from "./known-options.js";
+export { didYouMean, nearestName } from "./did-you-mean.js";
 export { systemClock } from "./clock.js";
 export type { Clock, TimerHandle } from "./clock.js";
 export { noopLogger } from "./logger.js";
