@@ -172,6 +172,7 @@ export async function runDemo(write: (text: string) => void = (t) => void proces
     say("  examples/demo.ts           this script: load, listTools, reconcile, execute, records, breakers");
     say("  examples/demo-backends.ts  the loopback HTTP, gRPC, MCP and OpenAPI backends");
     say("  examples/registry.yaml     the ToolRegistry it loads; examples/pack.json the PromptPack");
+    say("  examples/quickstart/       the README's quick start: a project of its own, with its own registry and pack");
     say();
     return 0;
   } finally {

@@ -76,7 +76,7 @@ test("the demo exits 0 on its own and prints the outcome of every handler type",
   assert.ok(lines.includes("  the fx backend received 11 convert_currency requests; the call after the breaker opened never reached it"), run.stdout);
   assert.equal(lines.filter((l) => /^ {2}6/.test(l)).length, 2, "the client call's two steps, 6a and 6b, once each");
   const read = lines.indexOf("Read the code:");
-  assert.deepEqual(lines.slice(read + 1, read + 4).map((l) => l.trim().split(/ +/)[0]), ["examples/demo.ts", "examples/demo-backends.ts", "examples/registry.yaml"]);
+  assert.deepEqual(lines.slice(read + 1, read + 5).map((l) => l.trim().split(/ +/)[0]), ["examples/demo.ts", "examples/demo-backends.ts", "examples/registry.yaml", "examples/quickstart/"]);
   assert.equal(lines.at(-2), "Closed the executor and every backend.");
   assert.equal(lines.at(-1), "");
 });
