@@ -84,4 +84,19 @@ describe("omnia-tools validate", { concurrency: true }, () => {
     assert.equal(command.code, 2);
     assert.match(command.stderr, /^omnia-tools: unknown command "valdate" \(did you mean "validate"\?\)\n\nUsage: omnia-tools <command>/);
   });
+
+  test("reconcile, call and probe print a registry's problems the same way", async () => {
+    for (const args of [["reconcile", "--pack", "examples/pack.json", "--registry", TYPOS], ["probe", "--registry", TYPOS], ["call", "--registry", TYPOS, "order_lookup", "{}"]]) {
+      const run = await omniaTools(...args);
+      assert.equal(run.code, 2, args[0]);
+      assert.equal(
+        run.stderr,
+        `${TYPOS}: invalid ToolRegistry: 2 problems and 1 warning (ERR_OMNIA_CONFIG)\n` +
+          `${TYPOS}:11: spec.handlers[0].httpConfig: httpConfig is required for http handlers\n` +
+          `${TYPOS}:14: warning: spec.handlers[0].httpconfig: unknown field; it is ignored (did you mean "httpConfig"?)\n` +
+          `${TYPOS}:61: spec.handlers[0].timeout: invalid duration "5 sec": unknown unit " sec"; ${UNITS}\n`,
+        args[0],
+      );
+    }
+  });
 });

@@ -1,9 +1,9 @@
 import { formatGoDuration } from "../core/index.js";
-import { inspectToolRegistry, type HandlerConfig, type ManifestIssue, type ToolRegistry } from "../manifest/index.js";
+import { inspectToolRegistry, type HandlerConfig, type ToolRegistry } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
-import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+import { byLine, formatIssue, readInput, reportLoadError, reportProblems } from "./print-issues.js";
 
 /**
  * `omnia-tools validate <registry.yaml> [--strict] [--json]`: exit 0 with a
@@ -68,20 +68,6 @@ export const validateCommand: CliCommand = {
     return EXIT_OK;
   },
 };
-
-const lineOf = (issue: ManifestIssue): number => issue.line ?? 0;
-/** Issues in document order (a stable sort by line). */
-const byLine = (issues: readonly ManifestIssue[]): ManifestIssue[] => [...issues].sort((a, b) => lineOf(a) - lineOf(b));
-
-/** The error header, then every error and warning in document order (by line; a stable sort keeps each kind's order). */
-function reportProblems(io: CliIo, file: string, errors: readonly ManifestIssue[], warnings: readonly ManifestIssue[], code: string): number {
-  const also = warnings.length === 0 ? "" : ` and ${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}`;
-  io.stderr(`${file}: invalid ToolRegistry: ${errors.length} ${errors.length === 1 ? "problem" : "problems"}${also} (${code})\n`);
-  const all = [...errors.map((issue) => ({ issue, label: "" })), ...warnings.map((issue) => ({ issue, label: "warning: " }))];
-  all.sort((a, b) => lineOf(a.issue) - lineOf(b.issue));
-  for (const { issue, label } of all) io.stderr(formatIssue(file, issue, label));
-  return EXIT_USAGE;
-}
 
 function printSummary(io: CliIo, file: string, registry: ToolRegistry): void {
   const name = registry.name === undefined ? "" : ` ${JSON.stringify(registry.name)}`;
