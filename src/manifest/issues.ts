@@ -115,8 +115,9 @@ export function translateZodIssue(issue: z.core.$ZodIssue, base: readonly PathSe
     }
     case "invalid_value": {
       if (input === undefined) return [{ path, message: "is required", warning: false }];
-      const values = issue.values.map((v) => String(v)).join("|");
-      return [{ path, message: `expected one of ${values}; got ${describeValue(input)}`, warning: false }];
+      const values = issue.values.map((v) => String(v));
+      const hint = typeof input === "string" ? didYouMean(input, values) : undefined;
+      return [{ path, message: `expected one of ${values.join("|")}; got ${describeValue(input)}${hint === undefined ? "" : ` (${hint})`}`, warning: false }];
     }
     case "invalid_format": {
       const pattern = "pattern" in issue && typeof issue.pattern === "string" ? issue.pattern.replace(/^\/|\/[a-z]*$/g, "") : issue.format;

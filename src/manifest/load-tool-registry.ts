@@ -236,8 +236,10 @@ export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegis
   return { registry, warnings: registry.warnings };
 }
 
-/** A strict-mode error for what was a warning: `unknown field; it is ignored (...)` -> `unknown field (...): ...`. */
+/** A strict-mode error for what was a warning: `unknown field; it is ignored (...)` -> `unknown field (...); the API server rejects it ...`. */
 function strictMessage(message: string): string {
+  const version = /^(expected .*; got .*); the resource is read as .*$/.exec(message);
+  if (version !== null) return `${version[1]}; the Kubernetes API server serves no other version of ToolRegistry`;
   const unknown = /^unknown field; it is ignored(?: \((.*)\))?$/.exec(message);
   if (unknown === null) return message;
   const hint = unknown[1] === undefined ? "" : ` (${unknown[1]})`;

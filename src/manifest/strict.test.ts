@@ -52,3 +52,16 @@ test("inspectToolRegistry: the error and the warnings of one load", () => {
   assert.deepEqual(out.error?.issues.map((i) => i.message), ["httpConfig is required for http handlers"]);
   assert.deepEqual(out.warnings.map((w) => w.message), ['unknown field; it is ignored (did you mean "httpConfig"?)']);
 });
+
+test("an enum value's typo names the value meant; strict refuses another apiVersion", () => {
+  assert.throws(
+    () => loadToolRegistry("handlers:\n  - name: kb\n    type: mcp\n    mcpConfig: { transport: stdin, command: x }\n"),
+    (e: unknown) => e instanceof ConfigError && e.issues[0]?.message === 'expected one of sse|streamable-http|stdio; got "stdin" (did you mean "stdio"?)',
+  );
+  const other = TEXT.replace("omnia.altairalabs.ai/v1alpha1", "omnia.altairalabs.ai/v1beta1");
+  assert.ok(loadToolRegistry(other).warnings.some((w) => w.path === "apiVersion"));
+  assert.throws(
+    () => loadToolRegistry(other, { strict: true }),
+    (e: unknown) => e instanceof ConfigError && e.issues[0]?.path === "apiVersion" && e.issues[0].message === 'expected omnia.altairalabs.ai/v1alpha1; got "omnia.altairalabs.ai/v1beta1"; the Kubernetes API server serves no other version of ToolRegistry',
+  );
+});
