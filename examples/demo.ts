@@ -2,7 +2,7 @@
 //
 // It loads examples/registry.yaml and examples/pack.json, starts a loopback
 // backend for every handler (examples/demo-backends.ts), prints the
-// reconciliation report, then executes calls through the real executor: one of
+// reconciliation report (over `executor.listTools()`), then executes calls through the real executor: one of
 // every handler type, a gRPC retry, a client tool answered by a simulated
 // client, a policy denial and a backend that fails until its breaker opens. It
 // prints the outcomes, the records and the breaker states, closes everything
@@ -50,6 +50,8 @@ const AMOUNT_LIMIT = 10_000;
 
 interface Row {
   readonly n: number;
+  /** The # column when it is not `n` (the two steps of a client call). */
+  readonly label?: string | undefined;
   readonly what: string;
   readonly outcome: ToolOutcome;
   readonly record: ToolCallRecord | undefined;
@@ -77,8 +79,11 @@ export async function runDemo(write: (text: string) => void = (t) => void proces
 
     const recorder = new MemoryRecorder();
     const breakers = createCircuitBreakers();
-    const breaks: string[] = [];
-    breakers.on("break", (e) => breaks.push(`${e.name} opened (${e.reason}: ${e.failures} failures in ${e.calls} calls)`));
+    /** The number of the last call started. */
+    let n = 0;
+    // What each breaker counted when it opened: an open breaker's window is empty (its snapshot reads 0 and 0).
+    const opened = new Map<string, { reason: string; failures: number; calls: number; atCall: number }>();
+    breakers.on("break", (e) => opened.set(e.name, { reason: e.reason, failures: e.failures, calls: e.calls, atCall: n }));
     executor = createToolExecutor({
       registry,
       agent: { name: "support-agent", namespace: "support", provider: "claude", model: "claude-sonnet" },
@@ -91,9 +96,9 @@ export async function runDemo(write: (text: string) => void = (t) => void proces
           : { allow: true },
     });
 
-    // Discovery: the MCP server's tools/list and the OpenAPI spec.
-    await executor.refresh();
-    const served = executor.tools.map((t) => t.name);
+    // What the model may be offered: the static tools, and what discovery finds (the MCP server's
+    // tools/list, the OpenAPI spec's operations).
+    const served = (await executor.listTools()).map((t) => t.name);
     const reconciliation = reconcileTools(pack, served, registry.name === undefined ? {} : { registryName: registry.name });
     say(`Reconciliation: pack ${JSON.stringify(pack.id ?? "")} against the ${served.length} tools served (${served.join(", ")})`);
     for (const [prompt, tools] of Object.entries(reconciliation.byPrompt)) say(`  offered to ${prompt}: ${tools.length === 0 ? "(none)" : tools.join(", ")}`);
@@ -103,11 +108,10 @@ export async function runDemo(write: (text: string) => void = (t) => void proces
     const identity = { userId: "demo-user", sessionId: "demo-session", requestId: "req-1" };
     const ctx: CallContext = { identity, clientToolsAvailable: true };
     const rows: Row[] = [];
-    let n = 0;
-    const run = async (what: string, name: string, args: unknown): Promise<ToolOutcome> => {
+    const run = async (what: string, name: string, args: unknown, label?: string): Promise<ToolOutcome> => {
       const id = `call-${++n}`;
       const outcome = await (executor as ToolExecutor).execute({ id, name, arguments: JSON.stringify(args) }, ctx);
-      rows.push({ n, what, outcome, record: recorder.forCall(id)[0] });
+      rows.push({ n, label, what, outcome, record: recorder.forCall(id)[0] });
       return outcome;
     };
 
@@ -119,10 +123,11 @@ export async function runDemo(write: (text: string) => void = (t) => void proces
     await run("openapi operation", "getPetById", { petId: 3 });
 
     // A client tool: the outcome is a request for the client; a simulated browser answers it.
-    const pending = await run("client tool: request", "get_location", {});
+    // One call, two steps: execute() hands it to the client (6a), completeClientCall() takes the answer (6b).
+    const pending = await run("client tool: execute() asks the client", "get_location", {}, `${n + 1}a`);
     if (pending.status === "client") {
       const completed = executor.completeClientCall({ callId: pending.request.callId, resultJson: JSON.stringify({ lat: 48.8566, lon: 2.3522, accuracyM: 35 }) });
-      rows.push({ n, what: "client tool: the client's answer", outcome: completed, record: recorder.forCall(pending.request.callId)[0] });
+      rows.push({ n, label: `${n}b`, what: "client tool: the client's answer", outcome: completed, record: recorder.forCall(pending.request.callId)[0] });
     }
 
     await run("policy denial", "convert_currency", { from: "EUR", to: "USD", amount: 50_000 });
@@ -137,20 +142,37 @@ export async function runDemo(write: (text: string) => void = (t) => void proces
 
     say("Outcomes:");
     const shown = collapseRepeats(rows, firstFailing);
-    write(table(["#", "CALL", "TOOL", "TYPE", "STATUS", "ATTEMPTS", "RESULT OR MESSAGE"], shown.map((r) => [r.n, r.what, r.outcome.toolName, r.outcome.handlerType, r.outcome.status, String(r.record?.attempts ?? "-"), detail(r.outcome)])));
+    write(table(["#", "CALL", "TOOL", "TYPE", "STATUS", "ATTEMPTS", "RESULT OR MESSAGE"], shown.map((r) => [r.label ?? r.n, r.what, r.outcome.toolName, r.outcome.handlerType, r.outcome.status, attemptsOf(r.outcome.handlerType, r.record?.attempts), detail(r.outcome)])));
+    say("  ATTEMPTS: requests made to the backend (a retry makes 2); none for a denied call or one the open breaker refused;");
+    say("  a client tool runs on the client (-), and its call is recorded once, when the client answers.");
     say();
-    say(`Records (${recorder.records.length}, one per completed call; the client request is recorded when the client answers):`);
+    say(`Records (${recorder.records.length}, one per call):`);
     write(
       table(
         ["CALL ID", "TOOL", "HANDLER", "TYPE", "EXECUTION", "STATUS", "ATTEMPTS", "SESSION"],
-        collapseRecords(recorder.records, firstFailing).map((r) => [r.callId, r.toolName, r.handlerName, r.handlerType, r.execution, r.status, String(r.attempts), r.sessionId ?? ""]),
+        collapseRecords(recorder.records, firstFailing).map((r) => [r.callId, r.toolName, r.handlerName, r.handlerType, r.execution, r.status, attemptsOf(r.handlerType, r.attempts), r.sessionId ?? ""]),
       ),
     );
     say();
-    say("Breakers:");
-    write(table(["TOOL", "STATE", "CALLS", "FAILURES"], breakers.snapshot().map((b) => [b.name, b.state, String(b.calls), String(b.failures)])));
-    for (const b of breaks) say(`  ${b}`);
+    say("Breakers (one per tool, counting attempts; an open breaker shows what it counted when it opened):");
+    write(
+      table(
+        ["TOOL", "STATE", "ATTEMPTS", "FAILED", "NOTE"],
+        breakers.snapshot().map((b) => {
+          const o = opened.get(b.name);
+          if (b.state === "closed" || o === undefined) return [b.name, b.state, String(b.calls), String(b.failures), ""];
+          return [b.name, b.state, String(o.calls), String(o.failures), `opened at call ${o.atCall} (${o.reason}); later calls are refused`];
+        }),
+      ),
+    );
+    for (const [name, o] of opened) say(`  ${name} opened (${o.reason}: ${o.failures} failed of ${o.calls} attempts)`);
     say(`  the fx backend received ${reachedBackend} convert_currency requests; the call after the breaker opened never reached it`);
+    say();
+    say("Read the code:");
+    say("  examples/demo.ts           this script: load, listTools, reconcile, execute, records, breakers");
+    say("  examples/demo-backends.ts  the loopback HTTP, gRPC, MCP and OpenAPI backends");
+    say("  examples/registry.yaml     the ToolRegistry it loads; examples/pack.json the PromptPack");
+    say("  examples/quickstart/       the README's quick start: a project of its own, with its own registry and pack");
     say();
     return 0;
   } finally {
@@ -210,6 +232,11 @@ function assertLoopbackOnly(registry: ToolRegistry): void {
     const endpoint = h.type === "openapi" ? h.openAPIConfig.specURL : h.endpoint;
     if (!/^(https?:\/\/)?127\.0\.0\.1:\d+(\/|$)/.test(endpoint)) throw new Error(`demo: handler ${h.name} would reach ${endpoint}; every demo backend must be on 127.0.0.1`);
   }
+}
+
+/** The ATTEMPTS column: backend requests made; `-` for a client tool, which runs on the client. */
+function attemptsOf(handlerType: string | undefined, attempts: number | undefined): string {
+  return handlerType === "client" || attempts === undefined ? "-" : String(attempts);
 }
 
 function detail(outcome: ToolOutcome): string {

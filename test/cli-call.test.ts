@@ -222,7 +222,7 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
       [["call", "--registry", registry], `omnia-tools call: expected a tool name\n${usage}`],
       [["call", "--registry", registry, "get_weather", "{city:1}"], `omnia-tools call: the arguments are not valid JSON: ${jsonProblem}; got {city:1}\n${usage}`],
       [["call", "--registry", registry, "get_weathr"], `omnia-tools call: tool "get_weathr" is not served by ${registry}; it serves get_weather, flaky_tool, slow_tool, lookup_order, get_location, echo, fail\n${usage}`],
-      [["call", "--registry", registry, "--timeout", "5", "get_weather"], `omnia-tools call: --timeout: invalid duration "5": missing unit\n${usage}`],
+      [["call", "--registry", registry, "--timeout", "5", "get_weather"], `omnia-tools call: --timeout: invalid duration "5": missing unit; valid units are ns, us, ms, s, m, h\n${usage}`],
       [["call", "--registry", registry, "--timeout", "0s", "get_weather"], `omnia-tools call: --timeout: must be positive; got 0s\n${usage}`],
       [["call", "--registry", registry, "--identity", file("bad-identity.json"), "get_weather"], `${file("bad-identity.json")}: invalid identity: token: unknown field; expected agentName, namespace, sessionId, requestId, userId, subjectId, userEmail, origin, workspace, provider, model, claims\n`],
       [["call", "--registry", file("nope.yaml"), "get_weather"], `omnia-tools call: cannot read ${file("nope.yaml")}: ENOENT: no such file or directory, open '${file("nope.yaml")}'\n`],

@@ -58,21 +58,25 @@ test("the demo exits 0 on its own and prints the outcome of every handler type",
   has(/^ {2}3 +grpc, UNAVAILABLE then OK: a retry +lookup_order +grpc +success +2 +\{"orderId":"A-1001","status":"shipped","carrier":"DHL","eta":"2026-01-05"\}$/);
   has(/^ {2}4 +mcp tools\/call +read_file +mcp +success +1 +"Returns are free within 30 days\. Start one from the Orders page\."$/);
   has(/^ {2}5 +openapi operation +getPetById +openapi +success +1 +\{"id":3,"name":"Rex","status":"available"\}$/);
-  has(/^ {2}6 +client tool: request +get_location +client +client +- +forward to the client: get_location \(consent: "Share your location so the assistant can find nearby stores\?"\)$/);
-  has(/^ {2}6 +client tool: the client's answer +get_location +client +success +0 +\{"lat":48\.8566,"lon":2\.3522,"accuracyM":35\}$/);
+  has(/^ {2}6a +client tool: execute\(\) asks the client +get_location +client +client +- +forward to the client: get_location \(consent: "Share your location so the assistant can find nearby stores\?"\)$/);
+  has(/^ {2}6b +client tool: the client's answer +get_location +client +success +- +\{"lat":48\.8566,"lon":2\.3522,"accuracyM":35\}$/);
   has(/^ {2}7 +policy denial +convert_currency +http +denied +0 +tool call denied by policy: amounts over 10000 need a human approver$/);
   has(/^ {2}8 +fx backend down +convert_currency +http +error +1 +HTTP 503: fx service down$/);
   has(/^ {2}9-17 +fx backend down \(same, 9 more\) +convert_currency +http +error +1 +HTTP 503: fx service down$/);
-  has(/^ {2}18 +fx backend down +convert_currency +http +error +\d +circuit breaker \[convert_currency\]: circuit breaker is open$/);
+  has(/^ {2}18 +fx backend down +convert_currency +http +error +0 +circuit breaker \[convert_currency\]: circuit breaker is open$/);
 
   // Records and breakers.
-  assert.ok(lines.includes("Records (18, one per completed call; the client request is recorded when the client answers):"), run.stdout);
-  has(/^ {2}call-6 +get_location +browser-location +client +client +success +0 +demo-session$/);
+  assert.ok(lines.includes("Records (18, one per call):"), run.stdout);
+  has(/^ {2}call-6 +get_location +browser-location +client +client +success +- +demo-session$/);
   has(/^ {2}call-7 +convert_currency +currency +http +server +denied +0 +demo-session$/);
-  has(/^ {2}convert_currency +open +0 +0$/);
+  // Every number agrees: 11 attempts reached the fx backend (call 2 and calls 8-17), 10 failed, call 17 opened it.
+  has(/^ {2}convert_currency +open +11 +10 +opened at call 17 \(consecutive-failures\); later calls are refused$/);
   has(/^ {2}lookup_order +closed +2 +1$/);
-  assert.ok(lines.includes("  convert_currency opened (consecutive-failures: 10 failures in 11 calls)"), run.stdout);
+  assert.ok(lines.includes("  convert_currency opened (consecutive-failures: 10 failed of 11 attempts)"), run.stdout);
   assert.ok(lines.includes("  the fx backend received 11 convert_currency requests; the call after the breaker opened never reached it"), run.stdout);
+  assert.equal(lines.filter((l) => /^ {2}6/.test(l)).length, 2, "the client call's two steps, 6a and 6b, once each");
+  const read = lines.indexOf("Read the code:");
+  assert.deepEqual(lines.slice(read + 1, read + 5).map((l) => l.trim().split(/ +/)[0]), ["examples/demo.ts", "examples/demo-backends.ts", "examples/registry.yaml", "examples/quickstart/"]);
   assert.equal(lines.at(-2), "Closed the executor and every backend.");
   assert.equal(lines.at(-1), "");
 });

@@ -219,7 +219,7 @@ describe("runtime-conformance: exit 2", () => {
 
   test("a bad --timeout duration", async () => {
     const r = await cli("--addr", "127.0.0.1:9000", "--timeout", "10");
-    assert.match(r.stderr, /^error: --timeout: invalid duration "10": missing unit\nUsage: /);
+    assert.match(r.stderr, /^error: --timeout: invalid duration "10": missing unit; valid units are ns, us, ms, s, m, h\nUsage: /);
     assert.equal(r.stdout, "");
     assert.equal(r.code, 2);
   });

@@ -7,7 +7,7 @@ import { createToolExecutor, type ToolOutcome } from "../executor/index.js";
 import { MemoryRecorder, toOutcomeJson } from "../testing/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
-import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+import { loadRegistryOrReport, readInput, reportLoadError } from "./print-issues.js";
 
 /** The call id `omnia-tools call` gives its one call. */
 export const CLI_CALL_ID = "call-1";
@@ -108,14 +108,15 @@ export const callCommand: CliCommand = {
 
     const registryText = await readInput(io, this.name, registryFile);
     if (registryText === undefined) return EXIT_USAGE;
-    let registry: ToolRegistry;
-    try {
-      registry = loadToolRegistry(registryText);
-      if (timeout !== undefined) registry = loadToolRegistry(withHandlerTimeout(registryText, timeout));
-    } catch (error) {
-      return reportLoadError(io, registryFile, "ToolRegistry", error);
+    let registry: ToolRegistry | number = loadRegistryOrReport(io, registryFile, registryText);
+    if (typeof registry === "number") return registry;
+    if (timeout !== undefined) {
+      try {
+        registry = loadToolRegistry(withHandlerTimeout(registryText, timeout));
+      } catch (error) {
+        return reportLoadError(io, registryFile, "ToolRegistry", error);
+      }
     }
-    for (const warning of registry.warnings) io.stderr(formatIssue(registryFile, warning, "warning: "));
 
     const clock = io.clock ?? systemClock;
     const recorder = new MemoryRecorder();

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { didYouMean } from "../core/index.js";
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -19,7 +20,7 @@ export function parseCommandArgs<T extends Options>(
     const out = parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } }, allowPositionals: true, strict: true });
     parsed = { values: out.values as Record<string, string | boolean | undefined>, positionals: out.positionals };
   } catch (error) {
-    usageError(command, io, error instanceof Error ? error.message : String(error));
+    usageError(command, io, unknownFlagHint(error, Object.keys(options)) ?? (error instanceof Error ? error.message : String(error)));
     return EXIT_USAGE;
   }
   if (parsed.values.help === true) {
@@ -32,4 +33,13 @@ export function parseCommandArgs<T extends Options>(
 /** `omnia-tools <cmd>: <problem>` and the command's usage, on stderr. */
 export function usageError(command: CliCommand, io: CliIo, problem: string): void {
   io.stderr(`omnia-tools ${command.name}: ${problem}\nUsage: omnia-tools ${command.usage}\n`);
+}
+
+/** `unknown option "--jsn" (did you mean "--json"?)` for a likely typo of a long flag; undefined otherwise (Node's own text is kept). */
+function unknownFlagHint(error: unknown, flags: readonly string[]): string | undefined {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return undefined;
+  const flag = /^Unknown option '--([^'=]+)/.exec(error.message)?.[1];
+  if (flag === undefined) return undefined;
+  const hint = didYouMean(flag, [...flags, "help"], (name) => `"--${name}"`);
+  return hint === undefined ? undefined : `unknown option "--${flag}" (${hint})`;
 }

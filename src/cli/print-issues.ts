@@ -1,5 +1,5 @@
 import { isOmniaToolsError, type ConfigIssue } from "../core/index.js";
-import type { ManifestIssue } from "../manifest/index.js";
+import { inspectToolRegistry, type LoadToolRegistryOptions, type ManifestIssue, type ToolRegistry } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_USAGE, type CliIo } from "./cli-command.js";
 
 /** `<file>:<line>: <path>: <message>`, the compiler-style line editors link to. */
@@ -33,4 +33,41 @@ export function reportLoadError(io: CliIo, file: string, what: string, error: un
   }
   io.stderr(`omnia-tools: unexpected error while loading ${file}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return EXIT_FAILURE;
+}
+
+const lineOf = (issue: ManifestIssue): number => issue.line ?? 0;
+
+/** Issues in document order (a stable sort by line; an issue without a line, such as "no document", first). */
+export function byLine(issues: readonly ManifestIssue[]): ManifestIssue[] {
+  return [...issues].sort((a, b) => lineOf(a) - lineOf(b));
+}
+
+/**
+ * The error header, then every error and warning together in document order, so
+ * that a typo shows both `httpConfig is required` and `unknown field httpconfig`.
+ */
+export function reportProblems(io: CliIo, file: string, errors: readonly ManifestIssue[], warnings: readonly ManifestIssue[], code: string): number {
+  const also = warnings.length === 0 ? "" : ` and ${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}`;
+  io.stderr(`${file}: invalid ToolRegistry: ${errors.length} ${errors.length === 1 ? "problem" : "problems"}${also} (${code})\n`);
+  const all = [...errors.map((issue) => ({ issue, label: "" })), ...warnings.map((issue) => ({ issue, label: "warning: " }))];
+  all.sort((a, b) => lineOf(a.issue) - lineOf(b.issue));
+  for (const { issue, label } of all) io.stderr(formatIssue(file, issue, label));
+  return EXIT_USAGE;
+}
+
+/**
+ * Loads a registry for a command: the registry (its warnings printed on
+ * stderr), or the exit code after every problem was printed.
+ */
+export function loadRegistryOrReport(io: CliIo, file: string, text: string, options: LoadToolRegistryOptions = {}): ToolRegistry | number {
+  let inspection;
+  try {
+    inspection = inspectToolRegistry(text, options);
+  } catch (error) {
+    return reportLoadError(io, file, "ToolRegistry", error);
+  }
+  const { registry, error, warnings } = inspection;
+  if (error !== undefined) return reportProblems(io, file, error.issues, warnings, error.code);
+  for (const warning of warnings) io.stderr(formatIssue(file, warning, "warning: "));
+  return registry as ToolRegistry;
 }

@@ -1,9 +1,8 @@
-import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
 import { createToolExecutor, type HandlerHealth } from "../executor/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
-import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+import { loadRegistryOrReport, readInput } from "./print-issues.js";
 
 /**
  * `omnia-tools probe --registry <file> [--handler <name>] [--json]`: runs the
@@ -46,13 +45,8 @@ export const probeCommand: CliCommand = {
     }
     const text = await readInput(io, this.name, file);
     if (text === undefined) return EXIT_USAGE;
-    let registry: ToolRegistry;
-    try {
-      registry = loadToolRegistry(text);
-    } catch (error) {
-      return reportLoadError(io, file, "ToolRegistry", error);
-    }
-    for (const warning of registry.warnings) io.stderr(formatIssue(file, warning, "warning: "));
+    const registry = loadRegistryOrReport(io, file, text);
+    if (typeof registry === "number") return registry;
     const only = parsed.values.handler;
     if (typeof only === "string" && registry.getHandler(only) === undefined) {
       usageError(this, io, `no handler named ${JSON.stringify(only)} in ${file}`);

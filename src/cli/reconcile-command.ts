@@ -1,8 +1,8 @@
-import { loadPromptPack, loadToolRegistry, type PromptPack, type ToolRegistry } from "../manifest/index.js";
+import { loadPromptPack, type PromptPack } from "../manifest/index.js";
 import { reconcileTools, type ReconcileResult } from "../reconcile/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
-import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+import { loadRegistryOrReport, readInput, reportLoadError } from "./print-issues.js";
 
 /**
  * `omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]`:
@@ -62,13 +62,8 @@ export const reconcileCommand: CliCommand = {
     if (registryText === undefined) return EXIT_USAGE;
     const packText = await readInput(io, this.name, packFile);
     if (packText === undefined) return EXIT_USAGE;
-    let registry: ToolRegistry;
-    try {
-      registry = loadToolRegistry(registryText);
-    } catch (error) {
-      return reportLoadError(io, registryFile, "ToolRegistry", error);
-    }
-    for (const warning of registry.warnings) io.stderr(formatIssue(registryFile, warning, "warning: "));
+    const registry = loadRegistryOrReport(io, registryFile, registryText);
+    if (typeof registry === "number") return registry;
     let pack: PromptPack;
     try {
       // Says on stderr which document held the pack when the file is a PromptPack + ConfigMap.

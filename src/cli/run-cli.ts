@@ -1,3 +1,4 @@
+import { didYouMean } from "../core/index.js";
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { COMMANDS } from "./commands.js";
 
@@ -33,7 +34,8 @@ export async function runCli(args: readonly string[], io: CliIo, commands: reado
   }
   const command = commands.find((c) => c.name === name);
   if (command === undefined) {
-    io.stderr(`omnia-tools: unknown command ${JSON.stringify(name)}\n\n${usage(commands)}`);
+    const hint = didYouMean(name, commands.map((c) => c.name));
+    io.stderr(`omnia-tools: unknown command ${JSON.stringify(name)}${hint === undefined ? "" : ` (${hint})`}\n\n${usage(commands)}`);
     return EXIT_USAGE;
   }
   return command.run(rest, io);

@@ -1,34 +1,39 @@
 import { formatGoDuration } from "../core/index.js";
-import { loadToolRegistry, type HandlerConfig, type ToolRegistry } from "../manifest/index.js";
-import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
+import { inspectToolRegistry, type HandlerConfig, type ToolRegistry } from "../manifest/index.js";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
-import { formatIssue, readInput, reportLoadError } from "./print-issues.js";
+import { byLine, formatIssue, readInput, reportLoadError, reportProblems } from "./print-issues.js";
 
 /**
- * `omnia-tools validate <registry.yaml> [--json]`: exit 0 with a table of the
- * tools, or exit 2 with every problem.
+ * `omnia-tools validate <registry.yaml> [--strict] [--json]`: exit 0 with a
+ * table of the tools, or exit 2 with every problem (errors and warnings in
+ * document order); with `--strict`, what the Kubernetes API server would
+ * reject is an error and exits 1.
  * @internal Does not follow semver.
  */
 export const validateCommand: CliCommand = {
   name: "validate",
-  usage: "validate <registry.yaml> [--json]",
+  usage: "validate <registry.yaml> [--strict] [--json]",
   summary: "Validate a ToolRegistry manifest and list the tools it serves",
   help: [
-    "Usage: omnia-tools validate <registry.yaml> [--json]",
+    "Usage: omnia-tools validate <registry.yaml> [--strict] [--json]",
     "",
     "Validates a ToolRegistry manifest (YAML or JSON; a resource, a bare handlers list, or several documents).",
-    "Prints a table of the tools and handlers, and any warnings (unknown fields, ignored settings) on stderr.",
+    "Prints a table of the tools and handlers, and any warnings (unknown fields, ignored settings) on stderr;",
+    "problems are printed in document order, errors and warnings together.",
     "",
     "Options:",
+    "  --strict    report what the Kubernetes API server would reject (unknown fields, as kubectl apply",
+    "              --validate=strict; a backoffMultiplier written as a number) as errors",
     "  --json      print the result as JSON on stdout",
     "  -h, --help  show this help",
     "",
-    "Exit codes: 0 valid, 2 invalid manifest or usage error.",
+    "Exit codes: 0 valid, 1 rejected by --strict only, 2 invalid manifest or usage error.",
     "",
   ].join("\n"),
   async run(args, io) {
-    const parsed = parseCommandArgs(this, args, { json: { type: "boolean" } }, io);
+    const parsed = parseCommandArgs(this, args, { json: { type: "boolean" }, strict: { type: "boolean" } }, io);
     if (typeof parsed === "number") return parsed;
     if (parsed.positionals.length !== 1) {
       usageError(this, io, `expected one manifest file; got ${parsed.positionals.length}`);
@@ -36,18 +41,24 @@ export const validateCommand: CliCommand = {
     }
     const file = parsed.positionals[0] as string;
     const json = parsed.values.json === true;
+    const strict = parsed.values.strict === true;
     const text = await readInput(io, this.name, file);
     if (text === undefined) return EXIT_USAGE;
-    let registry: ToolRegistry;
+    let inspection;
     try {
-      registry = loadToolRegistry(text);
+      inspection = inspectToolRegistry(text, { strict });
     } catch (error) {
-      if (json && error instanceof Error && "issues" in error) {
-        io.stdout(`${JSON.stringify({ file, valid: false, code: (error as { code?: string }).code, errors: error.issues }, null, 2)}\n`);
-      }
       return reportLoadError(io, file, "ToolRegistry", error);
     }
-    for (const warning of registry.warnings) io.stderr(formatIssue(file, warning, "warning: "));
+    const { registry, error, warnings } = inspection;
+    if (error !== undefined) {
+      if (json) io.stdout(`${JSON.stringify({ file, valid: false, code: error.code, errors: byLine(error.issues), warnings: byLine(warnings) }, null, 2)}\n`);
+      const code = reportProblems(io, file, error.issues, warnings, error.code);
+      // Only --strict found errors: the manifest loads, but the API server would refuse it.
+      return strict && inspectToolRegistry(text).error === undefined ? EXIT_FAILURE : code;
+    }
+    if (registry === undefined) return EXIT_FAILURE;
+    for (const warning of warnings) io.stderr(formatIssue(file, warning, "warning: "));
     if (json) {
       const out = { file, valid: true, name: registry.name, tools: registry.tools, handlers: registry.handlers, warnings: registry.warnings };
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);

@@ -32,13 +32,13 @@ test("a bad duration throws a ConfigError naming the value and the path", () => 
   const cases: [string, string][] = [
     ["not-a-duration", 'invalid duration "not-a-duration"'],
     ["bad", 'invalid duration "bad"'],
-    ["1", 'invalid duration "1": missing unit'],
-    ["1x", 'invalid duration "1x": unknown unit "x"'],
-    ["1sec", 'invalid duration "1sec": unknown unit "sec"'],
+    ["1", 'invalid duration "1": missing unit; valid units are ns, us, ms, s, m, h'],
+    ["1x", 'invalid duration "1x": unknown unit "x"; valid units are ns, us, ms, s, m, h'],
+    ["1sec", 'invalid duration "1sec": unknown unit "sec"; valid units are ns, us, ms, s, m, h'],
     [".s", 'invalid duration ".s"'],
     ["-", 'invalid duration "-"'],
     ["s", 'invalid duration "s"'],
-    ["1d", 'invalid duration "1d": unknown unit "d"'],
+    ["1d", 'invalid duration "1d": unknown unit "d"; valid units are ns, us, ms, s, m, h'],
     ["3000000h", 'invalid duration "3000000h"'],
   ];
   for (const [text, message] of cases) {

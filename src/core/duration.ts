@@ -12,6 +12,7 @@ const UNIT_NS: Readonly<Record<string, number>> = {
   h: 3600e9,
 };
 
+const VALID_UNITS = "valid units are ns, us, ms, s, m, h";
 const MAX_DURATION_NS = 9223372036854775807;
 const SEGMENT = /^(\d*)(?:\.(\d*))?([^\d.]*)/;
 
@@ -25,7 +26,8 @@ const SEGMENT = /^(\d*)(?:\.(\d*))?([^\d.]*)/;
  *
  * @param text - the duration text
  * @param path - where the value sits in the manifest, for the error
- * @throws ConfigError (`ERR_OMNIA_CONFIG`) whose message contains `invalid duration "<text>"`
+ * @throws ConfigError (`ERR_OMNIA_CONFIG`) whose message contains `invalid duration "<text>"`;
+ *   for a missing or unknown unit it ends with `valid units are ns, us, ms, s, m, h`
  * @public
  */
 export function parseGoDuration(text: string, path = ""): number {
@@ -46,9 +48,9 @@ export function parseGoDuration(text: string, path = ""): number {
     if (m === null) return fail();
     const [whole, intPart = "", fracPart, unit = ""] = m;
     if (intPart === "" && (fracPart === undefined || fracPart === "")) fail();
-    if (unit === "") fail("missing unit");
+    if (unit === "") fail(`missing unit; ${VALID_UNITS}`);
     const scale = UNIT_NS[unit];
-    if (scale === undefined) return fail(`unknown unit ${goQuote(unit)}`);
+    if (scale === undefined) return fail(`unknown unit ${goQuote(unit)}; ${VALID_UNITS}`);
     const value = Number(`${intPart === "" ? "0" : intPart}.${fracPart ?? ""}0`);
     totalNs += value * scale;
     if (totalNs > MAX_DURATION_NS) fail();

@@ -15,6 +15,7 @@ export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, Ba
 export type { HandlerType, ToolHandlerType } from "./handler-type.js";
 export { rejectUnknownOptions } from "./known-options.js";
 export { systemClock, MAX_TIMER_MS } from "./clock.js";
+export { didYouMean, nearestName } from "./did-you-mean.js";
 export type { Clock, TimerHandle } from "./clock.js";
 export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";

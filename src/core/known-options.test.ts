@@ -12,3 +12,10 @@ test("rejectUnknownOptions: the first unknown key, with every known name, from a
     );
   }
 });
+
+test("rejectUnknownOptions: a likely typo names the option meant", () => {
+  assert.throws(
+    () => rejectUnknownOptions("createToolExecutor", { registy: 1 }, ["registry", "recorder"]),
+    (e: unknown) => e instanceof InvalidOptionError && e.message === 'createToolExecutor: unknown option "registy" (did you mean "registry"?); expected one of registry, recorder',
+  );
+});

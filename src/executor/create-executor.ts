@@ -172,6 +172,11 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       if (closed) throw new ClosedError("refresh: the executor is closed");
       await discovery.refresh();
     },
+    async listTools() {
+      if (closed) throw new ClosedError("listTools: the executor is closed");
+      await discovery.refresh();
+      return discovery.tools();
+    },
     async close() {
       if (closed) return;
       closed = true;

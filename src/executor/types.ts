@@ -141,7 +141,8 @@ export interface ToolExecutor {
   /**
    * Every tool this executor serves: the registry's static tools, then the
    * tools its mcp and openapi handlers discovered (after the first call that
-   * needed them, or after {@link ToolExecutor.refresh}), then its platform tools.
+   * needed them, or after {@link ToolExecutor.refresh} or
+   * {@link ToolExecutor.listTools}), then its platform tools.
    */
   readonly tools: readonly ToolDescriptor[];
   /**
@@ -159,6 +160,20 @@ export interface ToolExecutor {
    *   names, after the rest is installed
    */
   refresh(): Promise<void>;
+  /**
+   * What the model may be offered: runs discovery for every mcp and openapi
+   * handler, as {@link ToolExecutor.refresh} does, then returns every tool
+   * this executor serves, in the order and shape {@link ToolExecutor.tools}
+   * lists them: the registry's static tools, then the discovered tools (by
+   * handler, in manifest order), then the platform tools. A model can call
+   * only the tools it was offered, so pass these names to `reconcileTools`
+   * and offer these descriptors, rather than `executor.tools` before any
+   * discovery ran (which lists no mcp or openapi tool yet).
+   * @throws ClosedError after `close()`; otherwise what `refresh()` throws
+   *   (the first failed handler's error, after the other handlers' tools are
+   *   installed: `executor.tools` then lists what could be discovered)
+   */
+  listTools(): Promise<readonly ToolDescriptor[]>;
   /**
    * Probes the health of every handler (or of the one named), as Omnia's
    * `CheckHealth` does, and what a registry's `spec.probe` configures: http and

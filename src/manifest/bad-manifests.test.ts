@@ -230,7 +230,7 @@ const CASES: readonly BadCase[] = [
   {
     name: "a timeout with an unknown unit",
     input: http("      httpConfig: {endpoint: e}\n      timeout: 10x"),
-    issues: ['spec.handlers[0].timeout: invalid duration "10x": unknown unit "x"'],
+    issues: ['spec.handlers[0].timeout: invalid duration "10x": unknown unit "x"; valid units are ns, us, ms, s, m, h'],
   },
   {
     name: "a timeout written as a number",

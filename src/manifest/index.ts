@@ -1,5 +1,5 @@
-export { loadToolRegistry } from "./load-tool-registry.js";
-export type { LoadToolRegistryOptions } from "./load-tool-registry.js";
+export { loadToolRegistry, inspectToolRegistry } from "./load-tool-registry.js";
+export type { LoadToolRegistryOptions, ToolRegistryInspection } from "./load-tool-registry.js";
 export { loadPromptPack } from "./load-prompt-pack.js";
 export type { PromptPack, PackPrompt, PackToolDefinition, LoadPromptPackOptions } from "./load-prompt-pack.js";
 export { DuplicateToolError } from "./duplicate-tool-error.js";

@@ -1,6 +1,7 @@
 // Turns zod issues into `<path>: <what is wrong>; got <value>` lines,
 // and formats manifest paths the way users read them: `spec.handlers[2].httpConfig.method`.
 import type { z } from "zod";
+import { didYouMean } from "../core/index.js";
 
 /** A path inside a manifest document, as zod reports it. */
 export type PathSegment = string | number;
@@ -49,15 +50,59 @@ export interface TranslatedIssue {
   readonly path: readonly PathSegment[];
   readonly message: string;
   readonly warning: boolean;
+  /** An unknown field: the Kubernetes API server rejects it under strict field validation. */
+  readonly unknownField?: true;
 }
 
-/** Converts one zod issue (parsed with `reportInput: true`) into our wording; `base` prefixes its path. */
-export function translateZodIssue(issue: z.core.$ZodIssue, base: readonly PathSegment[] = []): TranslatedIssue[] {
+/** The definition zod keeps on every schema, as far as this file reads it. */
+interface SchemaDef {
+  readonly type: string;
+  readonly shape?: Readonly<Record<string, unknown>>;
+  readonly innerType?: unknown;
+  readonly element?: unknown;
+  readonly valueType?: unknown;
+  readonly in?: unknown;
+}
+
+const defOf = (schema: unknown): SchemaDef | undefined => (schema as { _zod?: { def?: SchemaDef } } | undefined)?._zod?.def;
+
+/** Unwraps optional, nullable, default and pipe wrappers down to the schema that checks the value. */
+function unwrap(schema: unknown): SchemaDef | undefined {
+  let def = defOf(schema);
+  for (let i = 0; def !== undefined && i < 16; i++) {
+    if (def.innerType !== undefined) def = defOf(def.innerType);
+    else if (def.type === "pipe") def = defOf(def.in);
+    else break;
+  }
+  return def;
+}
+
+/** The field names of the object schema found at `path` inside `schema`, or none. */
+export function knownFieldsAt(schema: unknown, path: readonly PathSegment[]): readonly string[] {
+  let def = unwrap(schema);
+  for (const seg of path) {
+    if (def === undefined) return [];
+    if (def.type === "object" && typeof seg === "string") def = unwrap(def.shape?.[seg]);
+    else if (def.type === "array" && typeof seg === "number") def = unwrap(def.element);
+    else if (def.type === "record") def = unwrap(def.valueType);
+    else return [];
+  }
+  return def?.type === "object" && def.shape !== undefined ? Object.keys(def.shape) : [];
+}
+
+/**
+ * Converts one zod issue (parsed with `reportInput: true`) into our wording;
+ * `base` prefixes its path, and `schema` (the schema that was parsed) names
+ * the known field nearest to an unknown one.
+ */
+export function translateZodIssue(issue: z.core.$ZodIssue, base: readonly PathSegment[] = [], schema?: unknown): TranslatedIssue[] {
   const path = [...base, ...(issue.path as PathSegment[])];
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
-    case "unrecognized_keys":
-      return issue.keys.map((key) => ({ path: [...path, key], message: unknownFieldMessage(path, key), warning: true }));
+    case "unrecognized_keys": {
+      const known = schema === undefined ? [] : knownFieldsAt(schema, issue.path as PathSegment[]);
+      return issue.keys.map((key) => ({ path: [...path, key], message: unknownFieldMessage(path, key, known), warning: true, unknownField: true }));
+    }
     case "custom":
       return [{ path, message: issue.message, warning: false }];
     case "invalid_type": {
@@ -70,8 +115,9 @@ export function translateZodIssue(issue: z.core.$ZodIssue, base: readonly PathSe
     }
     case "invalid_value": {
       if (input === undefined) return [{ path, message: "is required", warning: false }];
-      const values = issue.values.map((v) => String(v)).join("|");
-      return [{ path, message: `expected one of ${values}; got ${describeValue(input)}`, warning: false }];
+      const values = issue.values.map((v) => String(v));
+      const hint = typeof input === "string" ? didYouMean(input, values) : undefined;
+      return [{ path, message: `expected one of ${values.join("|")}; got ${describeValue(input)}${hint === undefined ? "" : ` (${hint})`}`, warning: false }];
     }
     case "invalid_format": {
       const pattern = "pattern" in issue && typeof issue.pattern === "string" ? issue.pattern.replace(/^\/|\/[a-z]*$/g, "") : issue.format;
@@ -109,8 +155,8 @@ const REMOVED_FIELDS: Readonly<Record<string, string>> = {
   endpoint: "there is no handler-level endpoint; set it in httpConfig, grpcConfig, mcpConfig or openAPIConfig",
 };
 
-function unknownFieldMessage(parent: readonly PathSegment[], key: string): string {
+function unknownFieldMessage(parent: readonly PathSegment[], key: string, known: readonly string[]): string {
   const atHandler = typeof parent[parent.length - 1] === "number" && parent[parent.length - 2] === "handlers";
-  const hint = atHandler ? REMOVED_FIELDS[key] : undefined;
+  const hint = (atHandler ? REMOVED_FIELDS[key] : undefined) ?? didYouMean(key, known);
   return hint === undefined ? "unknown field; it is ignored" : `unknown field; it is ignored (${hint})`;
 }

@@ -29,6 +29,26 @@ export interface LoadToolRegistryOptions {
    * discard (the warnings are still on `registry.warnings`).
    */
   logger?: Logger;
+  /**
+   * Reports as errors, not warnings, what the Kubernetes API server would
+   * reject when the manifest is applied with strict field validation
+   * (`kubectl apply --validate=strict`): unknown fields, a
+   * `retryPolicy.backoffMultiplier` written as a number (the CRD's type is a
+   * string), an `apiVersion` other than `omnia.altairalabs.ai/v1alpha1`.
+   * Default `false`: those are warnings and the manifest loads.
+   */
+  strict?: boolean;
+}
+
+/**
+ * Everything one load found: the registry when there is no error, else the
+ * error `loadToolRegistry` throws; and the warnings in either case.
+ * @internal Does not follow semver.
+ */
+export interface ToolRegistryInspection {
+  readonly registry?: ToolRegistry;
+  readonly error?: ConfigError | DuplicateToolError;
+  readonly warnings: readonly ManifestIssue[];
 }
 
 /** One handler found in the input, with where it came from. */
@@ -43,6 +63,8 @@ class Collector implements IssueSink {
   readonly errors: ManifestIssue[] = [];
   readonly warnings: ManifestIssue[] = [];
   private doc: SourceDocument | undefined;
+
+  constructor(private readonly strict: boolean) {}
 
   use(doc: SourceDocument): void {
     this.doc = doc;
@@ -63,15 +85,16 @@ class Collector implements IssueSink {
     this.errors.push(this.issue(path, message, code));
   }
 
-  warning(path: readonly PathSegment[], message: string): void {
-    this.warnings.push(this.issue(path, message));
+  warning(path: readonly PathSegment[], message: string, apiServerRejects = false): void {
+    if (apiServerRejects && this.strict) this.errors.push(this.issue(path, strictMessage(message)));
+    else this.warnings.push(this.issue(path, message));
   }
 
-  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[]): void {
+  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[], schema?: unknown): void {
     if (result.success || result.error === undefined) return;
     for (const issue of result.error.issues) {
-      for (const t of translateZodIssue(issue as Parameters<typeof translateZodIssue>[0], base)) {
-        if (t.warning) this.warning(t.path, t.message);
+      for (const t of translateZodIssue(issue as Parameters<typeof translateZodIssue>[0], base, schema)) {
+        if (t.warning) this.warning(t.path, t.message, t.unknownField === true);
         else this.error(t.path, t.message);
       }
     }
@@ -103,7 +126,10 @@ class Collector implements IssueSink {
  * time and add nothing to `tools`.
  *
  * Unknown fields are not errors: each one is reported through
- * `options.logger.warn` and on `registry.warnings`, then ignored.
+ * `options.logger.warn` and on `registry.warnings` (naming the known field
+ * nearest to a typo: `did you mean "httpConfig"?`), then ignored; with
+ * `options.strict` they, and whatever else the Kubernetes API server would
+ * reject, are errors.
  *
  * @throws ConfigError (`ERR_OMNIA_CONFIG`) listing **every** problem, one per
  * line as `<path>: <message>` (e.g. `spec.handlers[2].httpConfig.retryPolicy.maxAttempts: must be at most 10; got 11`);
@@ -120,8 +146,19 @@ class Collector implements IssueSink {
  * @public
  */
 export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistryOptions = {}): ToolRegistry {
+  const { registry, error } = inspectToolRegistry(input, options);
+  if (error !== undefined) throw error;
+  return registry as ToolRegistry;
+}
+
+/**
+ * {@link loadToolRegistry} without the throw: the registry or the error, and
+ * every warning either way (what `omnia-tools validate` prints).
+ * @internal Does not follow semver.
+ */
+export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegistryOptions = {}): ToolRegistryInspection {
   const logger = options.logger ?? noopLogger;
-  const collect = new Collector();
+  const collect = new Collector(options.strict === true);
   const documents = expandListDocuments(readDocuments(input, collect.errors, collect.warnings));
 
   const found: FoundHandler[] = [];
@@ -144,9 +181,9 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
     let handlers: unknown;
     let base: PathSegment[];
     if ("spec" in value || "kind" in value || "apiVersion" in value) {
-      collect.schema(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), []);
+      collect.schema(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), [], toolRegistryResourceSchema);
       if (typeof value.apiVersion === "string" && value.apiVersion !== TOOL_REGISTRY_API_VERSION) {
-        collect.warning(["apiVersion"], `expected ${TOOL_REGISTRY_API_VERSION}; got ${describeValue(value.apiVersion)}; the resource is read as ${TOOL_REGISTRY_API_VERSION}`);
+        collect.warning(["apiVersion"], `expected ${TOOL_REGISTRY_API_VERSION}; got ${describeValue(value.apiVersion)}; the resource is read as ${TOOL_REGISTRY_API_VERSION}`, true);
       }
       const resource = value as RawResource;
       handlers = isPlainObject(resource.spec) ? resource.spec.handlers : undefined;
@@ -157,7 +194,7 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
       }
       if (registryDocuments === 0 && isPlainObject(resource.spec)) rawProbe = resource.spec.probe as RawProbe | null | undefined;
     } else if ("handlers" in value) {
-      collect.schema(bareHandlersSchema.safeParse(value, { reportInput: true }), []);
+      collect.schema(bareHandlersSchema.safeParse(value, { reportInput: true }), [], bareHandlersSchema);
       handlers = value.handlers;
       base = ["handlers"];
       if (registryDocuments === 0) rawProbe = value.probe as RawProbe | null | undefined;
@@ -189,13 +226,24 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
   }
   if (collect.errors.length > 0) {
     if (duplicates.length > 0 && collect.errors.every((e) => e.code === ErrorCode.DUPLICATE_TOOL)) {
-      throw new DuplicateToolError(collect.errors, duplicates);
+      return { error: new DuplicateToolError(collect.errors, duplicates), warnings: collect.warnings };
     }
-    throw new ConfigError(collect.errors);
+    return { error: new ConfigError(collect.errors), warnings: collect.warnings };
   }
 
   const handlerConfigs = Object.freeze(found.map((h) => normalizeHandler(h.raw as RawHandler)));
-  return buildRegistry(handlerConfigs, collect.warnings, name, namespace, normalizeProbe(rawProbe));
+  const registry = buildRegistry(handlerConfigs, collect.warnings, name, namespace, normalizeProbe(rawProbe));
+  return { registry, warnings: registry.warnings };
+}
+
+/** A strict-mode error for what was a warning: `unknown field; it is ignored (...)` -> `unknown field (...); the API server rejects it ...`. */
+function strictMessage(message: string): string {
+  const version = /^(expected .*; got .*); the resource is read as .*$/.exec(message);
+  if (version !== null) return `${version[1]}; the Kubernetes API server serves no other version of ToolRegistry`;
+  const unknown = /^unknown field; it is ignored(?: \((.*)\))?$/.exec(message);
+  if (unknown === null) return message;
+  const hint = unknown[1] === undefined ? "" : ` (${unknown[1]})`;
+  return `unknown field${hint}; the Kubernetes API server rejects it under strict field validation`;
 }
 
 function checkDuplicates(found: readonly FoundHandler[], collect: Collector): DuplicateTool[] {

@@ -9,6 +9,7 @@
 // That is what lets one load report every problem, not just the first.
 import { formatGoDuration, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
 import {
+  BACKOFF_MULTIPLIER_PATTERN,
   DEFAULT_INITIAL_BACKOFF_MS,
   DEFAULT_MAX_BACKOFF_MS,
   HANDLER_TYPES,
@@ -22,9 +23,10 @@ import type { HandlerType } from "./types.js";
 /** Receives problems at a path relative to the document. */
 export interface IssueSink {
   error(path: readonly PathSegment[], message: string): void;
-  warning(path: readonly PathSegment[], message: string): void;
-  /** Every issue of a zod parse, its paths under `base`. */
-  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[]): void;
+  /** `apiServerRejects`: the Kubernetes API server rejects this under strict validation (an error in strict mode). */
+  warning(path: readonly PathSegment[], message: string, apiServerRejects?: boolean): void;
+  /** Every issue of a zod parse, its paths under `base`; `schema` (the one parsed) names the nearest known field of a typo. */
+  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[], schema?: unknown): void;
 }
 
 type ConfigBlock = "httpConfig" | "grpcConfig" | "mcpConfig" | "openAPIConfig" | "clientConfig";
@@ -51,7 +53,7 @@ const nonEmptyString = (value: unknown): value is string => typeof value === "st
 
 /** Validates one raw handler at `path`; every problem goes to `sink`. */
 export function validateHandler(raw: unknown, path: readonly PathSegment[], sink: IssueSink): void {
-  sink.schema(handlerSchema.safeParse(raw, { reportInput: true }), path);
+  sink.schema(handlerSchema.safeParse(raw, { reportInput: true }), path, handlerSchema);
   if (!isPlainObject(raw)) return;
   const h = raw;
   const at = (...rest: PathSegment[]): PathSegment[] => [...path, ...rest];
@@ -79,6 +81,15 @@ export function validateHandler(raw: unknown, path: readonly PathSegment[], sink
     const transport = RETRY_TRANSPORT[block];
     if (transport !== undefined && isPlainObject(config) && isPlainObject(config.retryPolicy)) {
       checkBackoffBounds(config.retryPolicy, transport, at(block, "retryPolicy"), sink);
+      const multiplier = config.retryPolicy.backoffMultiplier;
+      if (typeof multiplier === "number" && Number.isFinite(multiplier) && multiplier >= 1) {
+        // tools.yaml writes a number; the CRD's field is a string with a pattern, so the API server refuses a number.
+        sink.warning(
+          at(block, "retryPolicy", "backoffMultiplier"),
+          `expected a string matching ${BACKOFF_MULTIPLIER_PATTERN.source} (the CRD's type); got the number ${multiplier}: write "${String(multiplier)}" for the Kubernetes API server to accept it`,
+          true,
+        );
+      }
     }
   }
   if (type === "http" && isPlainObject(h.httpConfig)) checkHttpConfig(h.httpConfig, at("httpConfig"), sink);

@@ -54,7 +54,7 @@ const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRou
  * `maxRounds`. A limit of 0 disables it.
  *
  * MCP and OpenAPI tools are known once discovered: call the executor's
- * `refresh()` before the turn.
+ * `listTools()` (or `refresh()`) before the turn.
  *
  * @example
  * ```ts

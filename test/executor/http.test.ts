@@ -342,6 +342,7 @@ test("options are validated eagerly; close() is idempotent; use after close thro
   assert.throws(() => createToolExecutor({} as never), (e: unknown) => e instanceof InvalidOptionError && e.message.startsWith("createToolExecutor: registry must be a ToolRegistry"));
   const reg = registry("http://127.0.0.1:9/x");
   assert.throws(() => createToolExecutor({ registry: reg, retries: 3 } as never), (e: unknown) => e instanceof InvalidOptionError && e.message.startsWith('createToolExecutor: unknown option "retries"'));
+  assert.throws(() => createToolExecutor({ registry: reg, recoder: {} } as never), (e: unknown) => e instanceof InvalidOptionError && e.message.startsWith('createToolExecutor: unknown option "recoder" (did you mean "recorder"?); expected one of registry, '));
   assert.throws(
     () => createToolExecutor({ registry: reg, dispatcher: { request: async () => ({}) } as never }),
     (e: unknown) => e instanceof InvalidOptionError && e.message === "createToolExecutor: dispatcher must be an undici Dispatcher (Agent, Pool, Client or compose()) with a dispatch() method; got object",

@@ -151,3 +151,71 @@ handlers:
     await other.close();
   }
 });
+
+test("listTools(): discovers every mcp and openapi handler, then lists static, discovered and platform tools as executor.tools does", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  const api = await startOpenApiServer();
+  const registry = loadToolRegistry(`
+handlers:
+  - name: weather
+    type: http
+    tool: { name: get_weather, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "http://127.0.0.1:1/weather" }
+  - name: kb
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}", toolFilter: { allowlist: [echo, structured] } }
+  - name: pets
+    type: openapi
+    openAPIConfig: { specURL: "${api.specURL}", operationFilter: [getPetById, status] }
+`);
+  const ex = createToolExecutor({
+    registry,
+    platformTools: { memory__store: { description: "Store a memory", inputSchema: { type: "object" }, execute: () => null } },
+  });
+  try {
+    assert.deepEqual(ex.tools.map((t) => t.name), ["get_weather", "memory__store"], "before discovery only static and platform tools");
+    const listed = await ex.listTools();
+    assert.deepEqual(
+      listed.map((t) => [t.name, t.handlerName, t.handlerType, t.execution]),
+      [
+        ["get_weather", "weather", "http", "server"],
+        ["echo", "kb", "mcp", "server"],
+        ["structured", "kb", "mcp", "server"],
+        ["getPetById", "pets", "openapi", "server"],
+        ["status", "pets", "openapi", "server"],
+        ["memory__store", "platform", "platform", "server"],
+      ],
+    );
+    assert.deepEqual(ex.tools, listed, "executor.tools lists the same tools afterwards");
+    assert.equal(mcp.requests.filter((r) => r.rpcMethod === "tools/list").length, 1, "one MCP tools/list");
+    await ex.listTools();
+    assert.equal(mcp.requests.filter((r) => r.rpcMethod === "tools/list").length, 2, "each listTools() discovers again, as refresh() does");
+  } finally {
+    await ex.close();
+    await mcp.close();
+    await api.close();
+  }
+  await assert.rejects(ex.listTools(), (e: Error) => e.name === "ClosedError" && e.message === "listTools: the executor is closed");
+});
+
+test("listTools(): a handler whose discovery fails rejects with its error; the other handlers' tools are installed", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  const refused = await closedPortUrl();
+  const registry = loadToolRegistry(`
+handlers:
+  - name: gone
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${refused}/mcp" }
+  - name: kb
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}", toolFilter: { allowlist: [echo] } }
+`);
+  const ex = createToolExecutor({ registry });
+  try {
+    await assert.rejects(ex.listTools(), (e: Error & { code?: string }) => e.code === "ERR_OMNIA_MCP_TRANSPORT");
+    assert.deepEqual(ex.tools.map((t) => [t.name, t.handlerName]), [["echo", "kb"]]);
+  } finally {
+    await ex.close();
+    await mcp.close();
+  }
+});

@@ -649,7 +649,7 @@ test("a host dispatcher is used and left open", async () => {
 
 test("options are validated at creation", () => {
   const bad: [unknown, string][] = [
-    [{ url: "http://x", timeout: 5 }, 'createPolicyBrokerClient: unknown option "timeout"; expected one of url, timeoutMs, failOpen, dispatcher, clock, logger'],
+    [{ url: "http://x", timeout: 5 }, 'createPolicyBrokerClient: unknown option "timeout" (did you mean "timeoutMs"?); expected one of url, timeoutMs, failOpen, dispatcher, clock, logger'],
     [{}, "createPolicyBrokerClient: url must be a string (empty to disable); got undefined"],
     [{ url: "localhost:8083" }, 'createPolicyBrokerClient: url must be an http:// or https:// URL; got "localhost:8083"'],
     [{ url: "not a url" }, 'createPolicyBrokerClient: url must be an http:// or https:// URL; got "not a url"'],
