@@ -1,9 +1,17 @@
-import { Agent, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Dispatcher } from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
 import { redactUrl } from "./redact-url.js";
 import { goQuote } from "../core/index.js";
 import { goLocationError } from "./go-location.js";
+
+/** undici, loaded on the first default `Agent` (the first HTTP call without a host dispatcher), so that importing the package does not load it. undici is CommonJS: `require` gives the instance `import` would. */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -74,7 +82,7 @@ export type HttpDispatcher = Dispatcher;
  * @internal Does not follow semver.
  */
 export function createDefaultDispatcher(): Dispatcher {
-  return new Agent({ keepAliveTimeout: 4_000, connections: 256, maxHeaderSize: MAX_RESPONSE_HEADER_BYTES });
+  return new (undici().Agent)({ keepAliveTimeout: 4_000, connections: 256, maxHeaderSize: MAX_RESPONSE_HEADER_BYTES });
 }
 
 /**

@@ -1,9 +1,17 @@
-import { Agent, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { InvalidOptionError, noopLogger, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
 import { goQuote } from "../core/index.js";
 import { POLICY_UNREACHABLE_REASON, type Decision, type DecisionRequest, type PolicyAudit } from "./types.js";
+
+/** undici, loaded on the first decision sent through the client's own `Agent`, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /** The broker's decision endpoint, appended to the base URL (Omnia `policyBrokerDecisionPath`). @public */
 export const POLICY_BROKER_DECISION_PATH = "/v1/decision";
@@ -118,7 +126,7 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
 
   logger.info("policy broker client initialized", { enabled, ...(enabled ? { url: base, failOpen } : {}) });
 
-  const dispatcher = (): Dispatcher => options.dispatcher ?? (ownAgent ??= new Agent());
+  const dispatcher = (): Dispatcher => options.dispatcher ?? (ownAgent ??= new (undici().Agent)());
 
   async function post(request: DecisionRequest, signal: AbortSignal | undefined): Promise<DecisionResponse> {
     if (closed) throw new Error("the policy broker client is closed");

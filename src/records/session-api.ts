@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { request, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Dispatcher } from "undici";
 import {
   InvalidOptionError,
   goJsonMarshal,
@@ -13,6 +15,12 @@ import {
   type Logger,
 } from "../core/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "./record.js";
+
+/** undici, loaded on the first record sent, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /**
  * Options of {@link createSessionApiRecorder}.
@@ -173,7 +181,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
       }
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, { method: "POST", headers: await headersFor(), body, signal, ...(dispatcher === undefined ? {} : { dispatcher }) });
+        res = await undici().request(url, { method: "POST", headers: await headersFor(), body, signal, ...(dispatcher === undefined ? {} : { dispatcher }) });
       } catch (e) {
         if (signal.aborted) return toError(signal.reason).message;
         last = toError(e).message;

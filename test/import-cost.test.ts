@@ -1,0 +1,47 @@
+// What importing each package entry loads: the third-party packages reached through
+// static imports from the entry, in a fresh process. Heavy or optional dependencies
+// (connect, protobuf, ajv, undici, yaml, jmespath, cockatiel, the MCP SDK, the OpenAPI
+// parser) load when first used, so that `import "omnia-tools"` costs what an
+// HTTP-only host needs; `npm run bench -- import` measures the time.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+
+/** The packages a fresh process resolves while importing `entry` (seen by an ESM resolve hook). */
+function packagesLoadedBy(entry: string): string[] {
+  const probe = `
+    import { register } from "node:module";
+    import { MessageChannel } from "node:worker_threads";
+    const { port1, port2 } = new MessageChannel();
+    const seen = new Set();
+    port1.on("message", (m) => seen.add(m));
+    register("data:text/javascript,${encodeURIComponent(HOOKS)}", { data: { port: port2 }, transferList: [port2] });
+    await import(${JSON.stringify(entry)});
+    // Let the hook thread's last messages arrive.
+    await new Promise((r) => setTimeout(r, 50));
+    port1.close();
+    console.log(JSON.stringify([...seen].sort()));
+  `;
+  const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], { encoding: "utf8" });
+  assert.equal(out.status, 0, out.stderr);
+  return JSON.parse(out.stdout.trim().split("\n").pop() ?? "[]") as string[];
+}
+
+const HOOKS = `
+let port;
+export function initialize(data) { port = data.port; }
+export async function resolve(spec, ctx, next) {
+  const r = await next(spec, ctx);
+  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(r.url);
+  if (m) port.postMessage(m[1]);
+  return r;
+}
+`;
+
+test('import "omnia-tools" loads zod and nothing else from node_modules', () => {
+  assert.deepEqual(packagesLoadedBy(new URL("../src/index.ts", import.meta.url).href), ["zod"]);
+});
+
+test('import "omnia-tools/runtime" loads connect and protobuf, not ajv or undici', () => {
+  assert.deepEqual(packagesLoadedBy(new URL("../src/runtime.ts", import.meta.url).href), ["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node"]);
+});
