@@ -266,6 +266,9 @@ export type {
   HttpInterpretation,
   HttpRequestShape,
   HttpDispatcher,
+  HttpDispatchOptions,
+  HttpDispatchHandler,
+  HttpDispatchController,
 } from "./http/index.js";
 // mcp (issue #11): an MCP tool client on the official SDK (streamable-http, sse, stdio), result shaping, typed errors
 export {

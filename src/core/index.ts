@@ -29,3 +29,4 @@ export { urlTemplateLayout, pathTemplateLayout, urlTemplatePlacementProblem } fr
 export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from "./url-template.js";
 export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";
 export { formatGrpcGoError } from "./grpc-go-error.js";
+export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./dispatcher.js";

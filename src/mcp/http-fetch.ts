@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type * as Undici from "undici";
 import type { Agent, Dispatcher, fetch as undiciFetch } from "undici";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { HttpDispatcher } from "../core/index.js";
 import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
 import type { Delivery, Exchange } from "./session.js";
@@ -27,10 +28,10 @@ export class McpHttp {
   readonly exchanges = new AsyncLocalStorage<Exchange>();
   private readonly handlerName: string;
   private readonly headerProvider: McpHeaderProvider | undefined;
-  private readonly hostDispatcher: Dispatcher | undefined;
+  private readonly hostDispatcher: HttpDispatcher | undefined;
   private ownAgent: Agent | undefined;
 
-  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: Dispatcher | undefined) {
+  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: HttpDispatcher | undefined) {
     this.handlerName = handlerName;
     this.headerProvider = headerProvider;
     this.hostDispatcher = hostDispatcher;
@@ -83,7 +84,8 @@ export class McpHttp {
     }
     const signal = init?.signal;
     if (signal?.aborted === true) throw signal.reason;
-    const dispatcher = this.hostDispatcher ?? (this.ownAgent ??= new (undici().Agent)());
+    // undici's fetch calls only dispatch() on it: the structural type is what it uses.
+    const dispatcher = (this.hostDispatcher as Dispatcher | undefined) ?? (this.ownAgent ??= new (undici().Agent)());
     attempt.dispatched = true;
     const response = await undici().fetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
     // A request's answer (not the session's long-lived event stream) is read at most to the message cap.

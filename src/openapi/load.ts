@@ -1,6 +1,5 @@
 import { createRequire } from "node:module";
 import type * as Undici from "undici";
-import type { Dispatcher } from "undici";
 import type * as Yaml from "yaml";
 import {
   AbortedError,
@@ -13,7 +12,7 @@ import {
   type Logger,
   type TimerHandle,
 } from "../core/index.js";
-import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, type HttpWireResponse } from "../http/index.js";
+import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, type HttpDispatcher, type HttpWireResponse } from "../http/index.js";
 import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import { OpenApiSpecError } from "./errors.js";
 import { deriveOpenApiOperations } from "./operations.js";
@@ -49,7 +48,7 @@ export interface LoadOpenApiOptions {
    */
   readonly spec?: string | JsonObject | undefined;
   /** The undici dispatcher for the fetch. Default: a private `Agent`, closed when the fetch ends. */
-  readonly dispatcher?: Dispatcher | undefined;
+  readonly dispatcher?: HttpDispatcher | undefined;
   /** Headers for the spec fetch, typically the handler's credential (Omnia authenticates the fetch too). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Abandons the load: it rejects with an `AbortedError`. */
@@ -140,7 +139,7 @@ async function fetchSpec(handler: OpenApiHandlerInput, options: LoadOpenApiOptio
   const own = options.dispatcher === undefined ? new (undici().Agent)() : undefined;
   let response: HttpWireResponse;
   try {
-    response = await sendHttpRequest(own ?? (options.dispatcher as Dispatcher), { method: "GET", url, headers: { ...(options.headers ?? {}) } }, { signal: controller.signal });
+    response = await sendHttpRequest(own ?? (options.dispatcher as HttpDispatcher), { method: "GET", url, headers: { ...(options.headers ?? {}) } }, { signal: controller.signal });
   } catch (error) {
     if (parent?.aborted === true) {
       throw new AbortedError(`loadOpenApiOperations: handler ${JSON.stringify(handler.name)}: the caller's signal aborted`, { cause: parent.reason });

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type * as Undici from "undici";
 import type { Agent, Dispatcher } from "undici";
-import { InvalidOptionError, noopLogger, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
+import { InvalidOptionError, noopLogger, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type HttpDispatcher, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
 import { goQuote } from "../core/index.js";
@@ -52,8 +52,8 @@ export interface PolicyBrokerClientOptions {
    * is `failOpen: true`; any other value is `false`.
    */
   readonly failOpen?: boolean | undefined;
-  /** The undici dispatcher decisions are sent through. Default: an `Agent` the client creates on first use and closes in `close()`. */
-  readonly dispatcher?: Dispatcher | undefined;
+  /** The dispatcher decisions are sent through (an undici 7 or 8 `Agent`, `Pool` or composed dispatcher). Default: an `Agent` the client creates on first use and closes in `close()`. */
+  readonly dispatcher?: HttpDispatcher | undefined;
   /** The timeout runs on it. Default `systemClock`. */
   readonly clock?: Clock | undefined;
   /** Receives `policy broker unreachable` (error) and audit-mode would-be denials (info). Default: discard. */
@@ -126,7 +126,7 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
 
   logger.info("policy broker client initialized", { enabled, ...(enabled ? { url: base, failOpen } : {}) });
 
-  const dispatcher = (): Dispatcher => options.dispatcher ?? (ownAgent ??= new (undici().Agent)());
+  const dispatcher = (): Dispatcher => (options.dispatcher as Dispatcher | undefined) ?? (ownAgent ??= new (undici().Agent)());
 
   async function post(request: DecisionRequest, signal: AbortSignal | undefined): Promise<DecisionResponse> {
     if (closed) throw new Error("the policy broker client is closed");
@@ -139,9 +139,9 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await dispatcher().request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+        // undici's request() calls only dispatch() on the dispatcher: the structural type is what it uses.
+        response = await undici().request(url, {
+          dispatcher: dispatcher(),
           method: "POST",
           headers: { "content-type": "application/json" },
           body: marshalDecisionRequest(request),
