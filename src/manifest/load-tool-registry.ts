@@ -6,7 +6,8 @@ import { describeValue, formatPath, translateZodIssue, type PathSegment } from "
 import { isPlainObject } from "./json.js";
 import { expandListDocuments } from "./list-documents.js";
 import { normalizeHandler } from "./normalize-handler.js";
-import { bareHandlersSchema, toolRegistryResourceSchema, type RawHandler, type RawProbe, type RawResource } from "./schemas.js";
+import type { RawHandler, RawProbe, RawResource } from "./schemas.js";
+import { schemas } from "./lazy-schemas.js";
 import type {
   HandlerConfig,
   ManifestIssue,
@@ -144,7 +145,7 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
     let handlers: unknown;
     let base: PathSegment[];
     if ("spec" in value || "kind" in value || "apiVersion" in value) {
-      collect.schema(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), []);
+      collect.schema(schemas().toolRegistryResourceSchema.safeParse(value, { reportInput: true }), []);
       if (typeof value.apiVersion === "string" && value.apiVersion !== TOOL_REGISTRY_API_VERSION) {
         collect.warning(["apiVersion"], `expected ${TOOL_REGISTRY_API_VERSION}; got ${describeValue(value.apiVersion)}; the resource is read as ${TOOL_REGISTRY_API_VERSION}`);
       }
@@ -157,7 +158,7 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
       }
       if (registryDocuments === 0 && isPlainObject(resource.spec)) rawProbe = resource.spec.probe as RawProbe | null | undefined;
     } else if ("handlers" in value) {
-      collect.schema(bareHandlersSchema.safeParse(value, { reportInput: true }), []);
+      collect.schema(schemas().bareHandlersSchema.safeParse(value, { reportInput: true }), []);
       handlers = value.handlers;
       base = ["handlers"];
       if (registryDocuments === 0) rawProbe = value.probe as RawProbe | null | undefined;
