@@ -12,7 +12,8 @@
 import { bench, run, summary } from "mitata";
 import { createClient } from "@connectrpc/connect";
 import { Http2SessionManager, createGrpcTransport } from "@connectrpc/connect-node";
-import { ToolService, createToolServiceClient, interpretToolResponse, noopLogger, serveToolService } from "../src/index.js";
+import { noopLogger } from "../src/index.js";
+import { ToolService, createToolServiceClient, interpretToolResponse, serveToolService } from "../src/grpc.js";
 import { outboundMetadata } from "../src/grpc/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";

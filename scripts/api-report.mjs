@@ -1,4 +1,4 @@
-// Runs api-extractor once per package entry (omnia-tools, /runtime, /conformance, /testing).
+// Runs api-extractor once per package entry (omnia-tools, /runtime, /conformance, /testing, /grpc).
 // `--local` rewrites the reports in etc/; without it, any drift fails (CI mode).
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
 import { resolve } from "node:path";
@@ -9,6 +9,7 @@ const entries = [
   { dts: "dist/runtime.d.ts", report: "omnia-tools-runtime.api.md" },
   { dts: "dist/conformance.d.ts", report: "omnia-tools-conformance.api.md" },
   { dts: "dist/testing.d.ts", report: "omnia-tools-testing.api.md" },
+  { dts: "dist/grpc.d.ts", report: "omnia-tools-grpc.api.md" },
 ];
 const configPath = resolve("api-extractor.json");
 const base = ExtractorConfig.loadFile(configPath);

@@ -105,42 +105,10 @@ export type {
   OmniaHeaderContext,
 } from "./headers/index.js";
 
-// grpc: the omnia.tools.v1.ToolService client, its outcome mapping, and the
-// backend helper (serve a ToolService from a map of tools), plus the generated
-// ToolService descriptor and message schemas/types as a convenience.
-export {
-  createToolServiceClient,
-  interpretToolResponse,
-  createToolServiceHandler,
-  serveToolService,
-  ToolError,
-  GrpcStatusError,
-  ToolService,
-  ToolRequestSchema,
-  ToolResponseSchema,
-  ListToolsRequestSchema,
-  ListToolsResponseSchema,
-  ToolInfoSchema,
-} from "./grpc/index.js";
-export type {
-  ToolServiceClient,
-  ToolServiceClientOptions,
-  ToolServiceCallOptions,
-  ToolResponseFields,
-  ToolResponseInterpretation,
-  ToolImplementation,
-  ToolImplementations,
-  ToolServiceContext,
-  ToolServiceHandlerOptions,
-  ServeToolServiceOptions,
-  ToolServiceServer,
-  ToolServiceTlsOptions,
-  ToolRequest,
-  ToolResponse,
-  ListToolsRequest,
-  ListToolsResponse,
-  ToolInfo,
-} from "./grpc/index.js";
+// grpc: the errors a gRPC tool's outcome carries. The ToolService client, the backend helper
+// (serve a ToolService from a map of tools) and the generated descriptors are in `omnia-tools/grpc`,
+// so that this entry does not load connect or protobuf; the executor loads them on its first gRPC call.
+export { ToolError, GrpcStatusError } from "./grpc/errors.js";
 
 // manifest: ToolRegistry and PromptPack loading (issue #4)
 export {
@@ -300,6 +268,9 @@ export type {
   HttpInterpretation,
   HttpRequestShape,
   HttpDispatcher,
+  HttpDispatchOptions,
+  HttpDispatchHandler,
+  HttpDispatchController,
 } from "./http/index.js";
 // mcp (issue #11): an MCP tool client on the official SDK (streamable-http, sse, stdio), result shaping, typed errors
 export {

@@ -11,6 +11,7 @@ const entries = {
   "omnia-tools/runtime": () => import("../src/runtime.js"),
   "omnia-tools/conformance": () => import("../src/conformance.js"),
   "omnia-tools/testing": () => import("../src/testing.js"),
+  "omnia-tools/grpc": () => import("../src/grpc.js"),
 };
 
 test("each entry exports exactly the pinned names", async () => {

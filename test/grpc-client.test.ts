@@ -8,19 +8,8 @@ import type { AddressInfo } from "node:net";
 import { getEventListeners } from "node:events";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
-import {
-  AbortedError,
-  ClosedError,
-  GrpcStatusError,
-  TimeoutError,
-  ToolError,
-  createToolServiceClient,
-  createToolServiceHandler,
-  interpretToolResponse,
-  serveToolService,
-  type ToolServiceContext,
-  type ToolServiceServer,
-} from "../src/index.js";
+import { AbortedError, ClosedError, GrpcStatusError, TimeoutError, ToolError } from "../src/index.js";
+import { createToolServiceClient, createToolServiceHandler, interpretToolResponse, serveToolService, type ToolServiceContext, type ToolServiceServer } from "../src/grpc.js";
 import { leakedResources, settledLeaks } from "./helpers/grpc-server.js";
 import { withoutUnhandledRejections } from "./helpers/http-server.js";
 

@@ -6,15 +6,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  GrpcStatusError,
-  ToolError,
-  createToolServiceClient,
-  interpretToolResponse,
-  serveToolService,
-  type ToolServiceClient,
-  type ToolServiceServer,
-} from "../src/index.js";
+import { GrpcStatusError, ToolError } from "../src/index.js";
+import { createToolServiceClient, interpretToolResponse, serveToolService, type ToolServiceClient, type ToolServiceServer } from "../src/grpc.js";
 import { grpcJsHealthCheck, grpcJsToolClient, settledLeaks, startGrpcJsToolServer, type GrpcJsToolClient, type GrpcJsToolServer } from "./helpers/grpc-server.js";
 import { withoutUnhandledRejections } from "./helpers/http-server.js";
 

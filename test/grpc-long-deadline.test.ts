@@ -3,7 +3,8 @@
 // connect-node ToolService on 127.0.0.1.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createToolExecutor, loadToolRegistry, serveToolService, type ToolServiceContext } from "../src/index.js";
+import { createToolExecutor, loadToolRegistry } from "../src/index.js";
+import { serveToolService, type ToolServiceContext } from "../src/grpc.js";
 
 test("timeout: 48h and 2000 days on a grpc handler: the call succeeds, grpc-timeout as grpc-go writes it", async () => {
   const seen: ToolServiceContext[] = [];

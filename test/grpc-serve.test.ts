@@ -5,15 +5,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { Http2SessionManager, createGrpcTransport } from "@connectrpc/connect-node";
-import {
-  ConfigError,
-  InvalidOptionError,
-  createToolServiceClient,
-  createToolServiceHandler,
-  serveToolService,
-  type ToolServiceClient,
-  type ToolServiceServer,
-} from "../src/index.js";
+import { ConfigError, InvalidOptionError } from "../src/index.js";
+import { createToolServiceClient, createToolServiceHandler, serveToolService, type ToolServiceClient, type ToolServiceServer } from "../src/grpc.js";
 import { Health, HealthCheckResponse_ServingStatus } from "../src/gen/grpc/health/v1/health_pb.js";
 import { settledLeaks } from "./helpers/grpc-server.js";
 import { withoutUnhandledRejections } from "./helpers/http-server.js";

@@ -3,7 +3,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
-import { GrpcStatusError, createToolServiceClient, serveToolService, type ToolServiceServer } from "../src/index.js";
+import { GrpcStatusError } from "../src/index.js";
+import { createToolServiceClient, serveToolService, type ToolServiceServer } from "../src/grpc.js";
 import { createTlsFixture, settledLeaks, startGrpcJsToolServer, type TlsFixture } from "./helpers/grpc-server.js";
 import { withoutUnhandledRejections } from "./helpers/http-server.js";
 

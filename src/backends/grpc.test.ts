@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { noopLogger, systemClock } from "../core/index.js";
 import { createCircuitBreakers } from "../breaker/index.js";
 import { loadToolRegistry, type GrpcHandlerConfig } from "../manifest/index.js";
+import * as grpc from "../grpc/index.js";
 import type { ToolServiceCallOptions, ToolServiceClient } from "../grpc/index.js";
 import { createManualClock } from "../testing/index.js";
 import { grpcAttempt } from "./grpc.js";
@@ -20,7 +21,7 @@ function prepared(timeout: string) {
     },
   } as unknown as ToolServiceClient;
   const handler = registry.getHandler("h") as GrpcHandlerConfig;
-  return { call: { handler, client, argumentsJson: "{}", metadata: { "x-omnia-tool-name": "t" } }, seen };
+  return { call: { handler, client, grpc, argumentsJson: "{}", metadata: { "x-omnia-tool-name": "t" } }, seen };
 }
 
 test("on the system clock with no caller signal, the call carries connect's deadline and no signal", async () => {

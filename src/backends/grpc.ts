@@ -1,16 +1,25 @@
-import { ErrorCode, systemClock, type Clock, type Logger } from "../core/index.js";
+import { ErrorCode, systemClock, toError, type Clock, type Logger } from "../core/index.js";
 import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata } from "../headers/index.js";
 import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
-import { createToolServiceClient, GrpcStatusError, interpretToolResponse, type ToolServiceCallOptions, type ToolServiceClient } from "../grpc/index.js";
+import type { ToolServiceCallOptions, ToolServiceClient } from "../grpc/index.js";
 import { classifyGrpcStatus, runAbortableAttempt, type AttemptOutcome } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { grpcRetrySetup } from "./retry-setup.js";
+
+/**
+ * The gRPC module (connect, protobuf and the generated ToolService), loaded on
+ * an executor's first gRPC call, so that importing the package does not load connect.
+ * @internal Does not follow semver.
+ */
+export type GrpcModule = typeof import("../grpc/index.js");
 
 /** What one gRPC call needs before its first attempt. @internal Does not follow semver. */
 export interface PreparedGrpcCall {
   readonly handler: GrpcHandlerConfig;
   readonly client: ToolServiceClient;
+  /** The loaded gRPC module: its outcome mapping and status error class. */
+  readonly grpc: GrpcModule;
   /** The arguments as the opaque JSON string sent in `arguments_json`. */
   readonly argumentsJson: string;
   /** Lowercase metadata: identity, tool keys, the handler's authorization, broker-injected entries. */
@@ -50,6 +59,7 @@ export async function grpcAttempt(
   // The executor's own close signal needs no link: close() ends gRPC calls through the client's session.
   const linked = (signal !== undefined && signal !== deps.closing) || (timeoutMs > 0 && deps.clock !== systemClock);
   const options: ToolServiceCallOptions = timeoutMs > 0 ? { headers: call.metadata, timeoutMs } : { headers: call.metadata };
+  const { GrpcStatusError, interpretToolResponse } = call.grpc;
   const settled = await runAbortableAttempt(
     (abort) => call.client.execute(call.handler.tool.name, call.argumentsJson, linked ? { ...options, signal: abort.signal } : options),
     { clock: deps.clock, timeoutMs, signal },
@@ -91,11 +101,22 @@ export async function grpcAttempt(
  */
 export function createGrpcBackend(env: BackendEnv): Backend {
   const clients = new Map<string, ToolServiceClient>();
-  const clientOf = (handler: GrpcHandlerConfig): ToolServiceClient => {
+  let grpc: GrpcModule | undefined;
+  let loading: Promise<GrpcModule> | undefined;
+  /** The gRPC module, imported on the first call; a failed import is retried by the next call. */
+  const loadGrpc = (): Promise<GrpcModule> =>
+    (loading ??= import("../grpc/index.js").then(
+      (m) => (grpc = m),
+      (e: unknown) => {
+        loading = undefined;
+        throw e;
+      },
+    ));
+  const clientOf = (m: GrpcModule, handler: GrpcHandlerConfig): ToolServiceClient => {
     let client = clients.get(handler.name);
     if (client === undefined) {
       const g = handler.grpcConfig;
-      client = createToolServiceClient({
+      client = m.createToolServiceClient({
         endpoint: g.endpoint,
         tls: g.tls,
         tlsInsecureSkipVerify: g.tlsInsecureSkipVerify,
@@ -114,7 +135,7 @@ export function createGrpcBackend(env: BackendEnv): Backend {
       for (const [name, value] of Object.entries(auth)) headers[name.toLowerCase()] = value;
       let status: string;
       try {
-        status = await clientOf(handler as GrpcHandlerConfig).checkHealth({ headers, signal });
+        status = await clientOf(grpc ?? (await loadGrpc()), handler as GrpcHandlerConfig).checkHealth({ headers, signal });
       } catch (e) {
         if (signal.aborted) throw e;
         throw new Error(`health check failed: ${(e as Error).message}`, { cause: e });
@@ -124,7 +145,6 @@ export function createGrpcBackend(env: BackendEnv): Backend {
     },
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as GrpcHandlerConfig;
-      const client = clientOf(handler);
       // Most handlers have no auth and no injected headers: no rest/spread copies for them.
       let authorization: string | undefined;
       let extra: Readonly<Record<string, string>> | undefined = call.injected;
@@ -133,29 +153,48 @@ export function createGrpcBackend(env: BackendEnv): Backend {
         authorization = Authorization;
         extra = { ...otherAuth, ...call.injected };
       }
-      const prepared: PreparedGrpcCall = {
-        handler,
-        client,
-        argumentsJson: typeof call.rawArgs === "string" ? call.rawArgs : JSON.stringify(call.args ?? {}),
-        metadata: mergeGrpcToolMetadata(
-          {
-            omnia: buildOmniaGrpcMetadata({
-              identity: call.identity,
-              agent: env.agent,
-              toolName: call.toolName,
-              handlerName: handler.name,
-              delegationToken: call.delegationToken,
-              logger: env.logger,
-            }),
-            authorization,
-            injected: extra,
-          },
-          { logger: env.logger },
-        ),
-      };
+      const argumentsJson = typeof call.rawArgs === "string" ? call.rawArgs : JSON.stringify(call.args ?? {});
+      const metadata = mergeGrpcToolMetadata(
+        {
+          omnia: buildOmniaGrpcMetadata({
+            identity: call.identity,
+            agent: env.agent,
+            toolName: call.toolName,
+            handlerName: handler.name,
+            delegationToken: call.delegationToken,
+            logger: env.logger,
+          }),
+          authorization,
+          injected: extra,
+        },
+        { logger: env.logger },
+      );
       const setup = grpcRetrySetup(handler);
       const deps = { breaker: call.breaker!, clock: env.clock, retryable: setup.retryable, logger: env.logger, closing: env.closing };
-      return { policy: setup.policy, attempt: (signal) => grpcAttempt(prepared, deps, signal) };
+      const preparedWith = (m: GrpcModule): PreparedGrpcCall => ({ handler, client: clientOf(m, handler), grpc: m, argumentsJson, metadata });
+      if (grpc !== undefined) {
+        const prepared = preparedWith(grpc);
+        return { policy: setup.policy, attempt: (signal) => grpcAttempt(prepared, deps, signal) };
+      }
+      // The executor's first gRPC call: the module loads before the first attempt (a failed load is that attempt's failure).
+      let prepared: PreparedGrpcCall | undefined;
+      return {
+        policy: setup.policy,
+        async attempt(signal) {
+          if (prepared === undefined) {
+            let m: GrpcModule;
+            try {
+              m = await loadGrpc();
+            } catch (e) {
+              return { kind: "failure", error: toError(e), retryable: false };
+            }
+            // Closed while the module loaded: no client (and no HTTP/2 session) is opened past close().
+            if (env.closing.aborted) return { kind: "abandoned", error: toError(env.closing.reason) };
+            prepared = preparedWith(m);
+          }
+          return grpcAttempt(prepared, deps, signal);
+        },
+      };
     },
     async close() {
       await Promise.all([...clients.values()].map((c) => c.close()));

@@ -33,3 +33,4 @@ export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from 
 export { formatGrpcGoError, grpcGoStatusMessage } from "./grpc-go-error.js";
 export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
 export type { SharedAbortListener } from "./shared-abort.js";
+export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./dispatcher.js";

@@ -52,7 +52,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const maxArgumentBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
   const credentials = { secrets: options.secrets, workloadIdentity: options.workloadIdentity, clock };
   const workloadCache: WorkloadTokenCache = new Map();
-  let ownAgent: HttpDispatcher | undefined;
+  let ownAgent: ReturnType<typeof createDefaultDispatcher> | undefined;
   const dispatcher = (): HttpDispatcher => options.dispatcher ?? (ownAgent ??= createDefaultDispatcher());
   const discovery = createDiscovery({
     registry,

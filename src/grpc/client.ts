@@ -7,7 +7,7 @@ import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1
 import { AbortedError, ClosedError, InvalidOptionError, OmniaToolsError, noopLogger, offSharedAbort, onSharedAbort, systemClock, type Logger, type TimerHandle } from "../core/index.js";
 import { ToolService, type ToolInfo, type ToolResponse } from "../gen/omnia/tools/v1/tools_pb.js";
 import { resolveEndpoint } from "./endpoint.js";
-import { toGrpcStatusError } from "./errors.js";
+import { toGrpcStatusError } from "./status-error.js";
 import { CONNECT_MAX_TIMEOUT_MS, GO_MAX_DURATION_MS, encodeLongGrpcTimeout } from "./grpc-timeout.js";
 import { outboundMetadata } from "./metadata.js";
 

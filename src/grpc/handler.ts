@@ -1,7 +1,6 @@
 import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { ConfigError, InvalidOptionError, toError, type ConfigIssue, type JsonObject } from "../core/index.js";
 import { ToolService } from "../gen/omnia/tools/v1/tools_pb.js";
 import { registerHealth } from "./health.js";
@@ -213,10 +212,33 @@ function compileTools(tools: ToolImplementations): Map<string, CompiledTool> {
   return out;
 }
 
+/** ajv's three draft classes. ajv is CommonJS, so `require` gives the one instance `import` would. */
+interface AjvClasses {
+  readonly Ajv: typeof import("ajv").Ajv;
+  readonly Ajv2019: typeof import("ajv/dist/2019.js").Ajv2019;
+  readonly Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020;
+}
+
+let ajvClasses: AjvClasses | undefined;
+
+/** Loads ajv on the first schema compiled, so that importing the package (or serving a runtime) does not pay for it. */
+function loadAjv(): AjvClasses {
+  if (ajvClasses === undefined) {
+    const require = createRequire(import.meta.url);
+    ajvClasses = {
+      Ajv: (require("ajv") as typeof import("ajv")).Ajv,
+      Ajv2019: (require("ajv/dist/2019.js") as typeof import("ajv/dist/2019.js")).Ajv2019,
+      Ajv2020: (require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js")).Ajv2020,
+    };
+  }
+  return ajvClasses;
+}
+
 /** One validator per tool, so that two tools' `$id`s never collide. `logger: false`: ajv never writes to the console. */
 function newAjv(schema: object | boolean): { compile(schema: object | boolean): ValidateFunction } {
   const options = { allErrors: true, strict: false, validateFormats: false, logger: false as const };
   const draft = typeof schema === "object" ? (schema as { $schema?: unknown }).$schema : undefined;
+  const { Ajv, Ajv2019, Ajv2020 } = loadAjv();
   if (typeof draft === "string" && draft.includes("2020-12")) return new Ajv2020(options);
   if (typeof draft === "string" && draft.includes("2019-09")) return new Ajv2019(options);
   return new Ajv(options);

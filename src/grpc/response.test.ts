@@ -5,7 +5,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
 import { OmniaToolsError } from "../core/index.js";
 import { ToolResponseSchema } from "../gen/omnia/tools/v1/tools_pb.js";
-import { GrpcStatusError, ToolError, grpcCodeName, toGrpcStatusError } from "./errors.js";
+import { GrpcStatusError, ToolError, grpcCodeName } from "./errors.js";
+import { toGrpcStatusError } from "./status-error.js";
 import { interpretToolResponse } from "./response.js";
 
 test("seed 004 row: is_error=false with result_json → the text verbatim, parsed", () => {

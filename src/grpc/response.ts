@@ -1,6 +1,7 @@
 import { ConnectError } from "@connectrpc/connect";
 import type { JsonValue } from "../core/index.js";
-import { GrpcStatusError, ToolError, toGrpcStatusError } from "./errors.js";
+import { GrpcStatusError, ToolError } from "./errors.js";
+import { toGrpcStatusError } from "./status-error.js";
 
 /**
  * The three `ToolResponse` fields that decide the outcome. The generated

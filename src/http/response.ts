@@ -1,7 +1,14 @@
-import jmespath from "jmespath";
+import { createRequire } from "node:module";
+import type * as Jmespath from "jmespath";
 import type { JsonValue } from "../core/index.js";
 import { goJsonMarshal } from "../core/index.js";
 import { HttpStatusError, MappingError } from "./errors.js";
+
+/** jmespath, loaded on the first `responseMapping` evaluated, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let jmespathModule: typeof Jmespath | undefined;
+function jmespath(): typeof Jmespath {
+  return (jmespathModule ??= createRequire(import.meta.url)("jmespath") as typeof Jmespath);
+}
 
 /** Bytes of a non-2xx body kept in the error text; longer bodies get `...`. */
 export const ERROR_BODY_MAX_BYTES = 512;
@@ -101,7 +108,7 @@ export function errorBodyText(body: Uint8Array): string {
  */
 export function evaluateMapping(expression: string, data: JsonValue, format: (detail: string) => string): JsonValue | MappingError {
   try {
-    const out: unknown = jmespath.search(data, expression);
+    const out: unknown = jmespath().search(data, expression);
     if (out === undefined || out === null) return null;
     if (typeof out !== "object") return out as JsonValue;
     // An expression reference (`&expr`) evaluates to the library's AST node, which is not JSON

@@ -1,9 +1,16 @@
-import { Agent, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
 import { redactUrl } from "./redact-url.js";
-import { goQuote } from "../core/index.js";
+import { goQuote, type HttpDispatcher, type HttpDispatchOptions, type HttpDispatchHandler, type HttpDispatchController } from "../core/index.js";
 import { goLocationError } from "./go-location.js";
+
+/** undici, loaded on the first default `Agent` (the first HTTP call without a host dispatcher), so that importing the package does not load it. undici is CommonJS: `require` gives the instance `import` would. */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -59,22 +66,15 @@ export interface HttpWireResponse {
   readonly redirects: number;
 }
 
-/**
- * The undici dispatcher type HTTP backends are called through (a host may pass
- * its own `Agent`, `Pool` or a composed dispatcher). Note that undici's
- * `compose()` runs interceptors in the opposite order to this package's
- * interceptor arrays (first = outermost here).
- * @public
- */
-export type HttpDispatcher = Dispatcher;
+export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController };
 
 /**
  * The executor's own keep-alive `Agent`, created on the first HTTP call and
  * closed by `executor.close()`.
  * @internal Does not follow semver.
  */
-export function createDefaultDispatcher(): Dispatcher {
-  return new Agent({ keepAliveTimeout: 4_000, connections: 256, maxHeaderSize: MAX_RESPONSE_HEADER_BYTES });
+export function createDefaultDispatcher(): HttpDispatcher & { close(): Promise<void>; destroy(err?: Error | null): Promise<void> } {
+  return new (undici().Agent)({ keepAliveTimeout: 4_000, connections: 256, maxHeaderSize: MAX_RESPONSE_HEADER_BYTES });
 }
 
 /**
@@ -155,7 +155,7 @@ const REDIRECT_DRAIN_BYTES = 64 * 1024;
  * send (an invalid method or header).
  * @internal Does not follow semver.
  */
-export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
+export async function sendHttpRequest(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
   const hook = options.abort ?? (options.signal === undefined ? undefined : abortHookOf(options.signal));
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
   const maxBody = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
@@ -169,7 +169,7 @@ export async function sendHttpRequest(dispatcher: Dispatcher, request: HttpReque
     const response = await new Promise<Received>((resolve, reject) => {
       const handler = new ResponseReader(resolve, reject, hook, maxBody, maxErrorBody, request.method, url, body !== undefined && body !== "");
       try {
-        dispatcher.dispatch({ origin: url.origin, path: url.path, method: method as Dispatcher.HttpMethod, headers, body: body ?? null }, handler);
+        dispatcher.dispatch({ origin: url.origin, path: url.path, method, headers, body: body ?? null }, handler);
       } catch (e) {
         handler.onResponseError(null, e as Error);
       }
@@ -221,8 +221,8 @@ const CUT = new Error("omnia-tools: exchange settled; transfer stopped");
  * (10 MiB for a 2xx, 513 bytes otherwise, 64 KiB drained for a redirect),
  * aborts the transfer past it, and settles once.
  */
-class ResponseReader implements Dispatcher.DispatchHandler {
-  #controller: Dispatcher.DispatchController | null = null;
+class ResponseReader implements HttpDispatchHandler {
+  #controller: HttpDispatchController | null = null;
   #settled = false;
   #status = 0;
   #headers: Readonly<Record<string, string | string[] | undefined>> = {};
@@ -270,12 +270,12 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     });
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
+  onRequestStart(controller: HttpDispatchController): void {
     this.#controller = controller;
     if (this.#settled) controller.abort(CUT); // aborted while it waited for a connection
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(controller: HttpDispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     this.#started = true;
     this.#status = statusCode;
     this.#headers = headers;
@@ -303,7 +303,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     this.#cap = this.#ok ? this.#maxBody : this.#maxErrorBody;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+  onResponseData(controller: HttpDispatchController, chunk: Buffer): void {
     if (this.#settled) return;
     const room = this.#cap - this.#total;
     if (chunk.byteLength > room) {
@@ -323,7 +323,7 @@ class ResponseReader implements Dispatcher.DispatchHandler {
     this.#succeed(false);
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+  onResponseError(_controller: HttpDispatchController | null, error: Error): void {
     if (this.#settled) return;
     const hook = this.#hook;
     if (hook?.aborted === true) this.#fail(hook.reason);

@@ -1,10 +1,18 @@
 // Reads a manifest input (YAML or JSON text, bytes, parsed objects, or an array of
 // them) into documents, keeping enough of the YAML to point an issue at its line.
-import { LineCounter, parseAllDocuments, type Document } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import type { Document, LineCounter } from "yaml";
 import { jsonTextTooDeep } from "../core/index.js";
 import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import type { PathSegment } from "./issues.js";
 import type { ManifestIssue } from "./types.js";
+
+/** yaml, loaded on the first YAML text read (a JSON or object manifest never loads it), so that importing the package does not. yaml is CommonJS in Node: `require` gives the instance `import` would. */
+let yamlModule: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml);
+}
 
 /**
  * What `loadToolRegistry` and `loadPromptPack` accept: YAML or JSON text (a
@@ -55,6 +63,7 @@ function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue
       // fall through to YAML
     }
   }
+  const { LineCounter, parseAllDocuments } = yaml();
   const lineCounter = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter, merge: true, uniqueKeys: true, prettyErrors: true });
   const docs: Document.Parsed[] = Array.isArray(parsed) ? parsed : [];
@@ -109,6 +118,7 @@ function lazyLines(text: string): SourceDocument["lineOf"] {
     // Text nested too deep is refused anyway; the YAML parser must not see it (it can exhaust memory).
     if (lookup === undefined && jsonTextTooDeep(text)) lookup = noLine;
     if (lookup === undefined) {
+      const { LineCounter, parseAllDocuments } = yaml();
       const lineCounter = new LineCounter();
       const parsed = parseAllDocuments(text, { lineCounter });
       const doc = Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Document.Parsed) : undefined;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { schemas } from "./lazy-schemas.js";
 import { ConfigError, noopLogger, type JsonObject, type Logger } from "../core/index.js";
 import { readDocuments, type ManifestInput } from "./documents.js";
 import { describeValue, formatPath, translateZodIssue } from "./issues.js";
@@ -49,35 +49,41 @@ export interface PromptPack {
   readonly [field: string]: unknown;
 }
 
-const optionalString = z.string().nullish();
+/** The pack schema, built on the first pack read (zod loads with it: see lazy-schemas.ts). */
+let packSchema: ReturnType<typeof buildPackSchema> | undefined;
+function buildPackSchema() {
+  const { z } = schemas();
+  const optionalString = z.string().nullish();
 
-const promptSchema = z.looseObject({
-  id: optionalString,
-  name: optionalString,
-  version: optionalString,
-  system_template: optionalString,
-  tools: z.array(z.string()).nullish(),
-});
-
-const packToolSchema = z.looseObject({
-  name: optionalString,
-  description: optionalString,
-  parameters: z.record(z.string(), z.unknown()).nullish(),
-});
-
-const promptPackSchema = z
-  .looseObject({
+  const promptSchema = z.looseObject({
     id: optionalString,
     name: optionalString,
     version: optionalString,
-    template_engine: z.record(z.string(), z.unknown()).nullish(),
-    prompts: z.record(z.string(), promptSchema),
-    tools: z.record(z.string(), packToolSchema).nullish(),
-  })
-  .check((ctx) => {
-    const bad = findNonJson(ctx.value);
-    if (bad !== undefined) ctx.issues.push({ code: "custom", message: bad.message, input: ctx.value, path: bad.path });
+    system_template: optionalString,
+    tools: z.array(z.string()).nullish(),
   });
+
+  const packToolSchema = z.looseObject({
+    name: optionalString,
+    description: optionalString,
+    parameters: z.record(z.string(), z.unknown()).nullish(),
+  });
+
+  const promptPackSchema = z
+    .looseObject({
+      id: optionalString,
+      name: optionalString,
+      version: optionalString,
+      template_engine: z.record(z.string(), z.unknown()).nullish(),
+      prompts: z.record(z.string(), promptSchema),
+      tools: z.record(z.string(), packToolSchema).nullish(),
+    })
+    .check((ctx) => {
+      const bad = findNonJson(ctx.value);
+      if (bad !== undefined) ctx.issues.push({ code: "custom", message: bad.message, input: ctx.value, path: bad.path });
+    });
+  return promptPackSchema;
+}
 
 /**
  * Options of {@link loadPromptPack}.
@@ -126,7 +132,7 @@ export function loadPromptPack(input: ManifestInput, options: LoadPromptPackOpti
   if (!isPlainObject(doc.value)) {
     throw new ConfigError({ path: "", message: `expected a PromptPack object; got ${describeValue(doc.value)}` });
   }
-  const result = promptPackSchema.safeParse(doc.value, { reportInput: true });
+  const result = (packSchema ??= buildPackSchema()).safeParse(doc.value, { reportInput: true });
   if (!result.success) {
     const issues: ManifestIssue[] = [];
     for (const issue of result.error.issues) {

@@ -6,7 +6,8 @@ import { describeValue, formatPath, translateZodIssue, type PathSegment } from "
 import { isPlainObject } from "./json.js";
 import { expandListDocuments } from "./list-documents.js";
 import { normalizeHandler } from "./normalize-handler.js";
-import { bareHandlersSchema, toolRegistryResourceSchema, type RawHandler, type RawProbe, type RawResource } from "./schemas.js";
+import type { RawHandler, RawProbe, RawResource } from "./schemas.js";
+import { schemas } from "./lazy-schemas.js";
 import type {
   HandlerConfig,
   ManifestIssue,
@@ -181,7 +182,7 @@ export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegis
     let handlers: unknown;
     let base: PathSegment[];
     if ("spec" in value || "kind" in value || "apiVersion" in value) {
-      collect.schema(toolRegistryResourceSchema.safeParse(value, { reportInput: true }), [], toolRegistryResourceSchema);
+      collect.schema(schemas().toolRegistryResourceSchema.safeParse(value, { reportInput: true }), [], schemas().toolRegistryResourceSchema);
       if (typeof value.apiVersion === "string" && value.apiVersion !== TOOL_REGISTRY_API_VERSION) {
         collect.warning(["apiVersion"], `expected ${TOOL_REGISTRY_API_VERSION}; got ${describeValue(value.apiVersion)}; the resource is read as ${TOOL_REGISTRY_API_VERSION}`, true);
       }
@@ -194,7 +195,7 @@ export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegis
       }
       if (registryDocuments === 0 && isPlainObject(resource.spec)) rawProbe = resource.spec.probe as RawProbe | null | undefined;
     } else if ("handlers" in value) {
-      collect.schema(bareHandlersSchema.safeParse(value, { reportInput: true }), [], bareHandlersSchema);
+      collect.schema(schemas().bareHandlersSchema.safeParse(value, { reportInput: true }), [], schemas().bareHandlersSchema);
       handlers = value.handlers;
       base = ["handlers"];
       if (registryDocuments === 0) rawProbe = value.probe as RawProbe | null | undefined;

@@ -27,7 +27,7 @@ import type {
   RawMcpRetryPolicy,
   RawSecretKeyRef,
 } from "./schemas.js";
-import { checkBackoffMultiplier } from "./schemas.js";
+import { schemas } from "./lazy-schemas.js";
 import type {
   AuthConfig,
   ClientConfig,
@@ -61,7 +61,7 @@ function durationMs(value: string | null | undefined, fallback: number): number 
 
 function multiplier(value: string | number | null | undefined, transport: "http" | "grpc" | "mcp"): number {
   if (value === undefined || value === null) return DEFAULT_BACKOFF_MULTIPLIER;
-  const result = checkBackoffMultiplier(value, transport);
+  const result = schemas().checkBackoffMultiplier(value, transport);
   return "value" in result ? result.value : DEFAULT_BACKOFF_MULTIPLIER;
 }
 

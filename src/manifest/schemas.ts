@@ -8,6 +8,9 @@
 // `validateHandler`, the auth CEL rules, maxBackoff >= initialBackoff, duplicates)
 // live in validate-handler.ts.
 import { z } from "zod";
+
+/** zod itself, for the pack schema (loaded with this module: see lazy-schemas.ts). */
+export { z };
 import { ConfigError, jsonDepthMessage, jsonValueTooDeep, parseGoDuration, type JsonObject, type JsonValue } from "../core/index.js";
 import {
   AUTH_TYPES,

@@ -17,7 +17,8 @@ import {
 import type { PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { checkEndpoints } from "./endpoint-checks.js";
-import { checkGoDuration, handlerSchema, type RetryTransport } from "./schemas.js";
+import type { RetryTransport } from "./schemas.js";
+import { schemas } from "./lazy-schemas.js";
 import type { HandlerType } from "./types.js";
 
 /** Receives problems at a path relative to the document. */
@@ -53,7 +54,7 @@ const nonEmptyString = (value: unknown): value is string => typeof value === "st
 
 /** Validates one raw handler at `path`; every problem goes to `sink`. */
 export function validateHandler(raw: unknown, path: readonly PathSegment[], sink: IssueSink): void {
-  sink.schema(handlerSchema.safeParse(raw, { reportInput: true }), path, handlerSchema);
+  sink.schema(schemas().handlerSchema.safeParse(raw, { reportInput: true }), path, schemas().handlerSchema);
   if (!isPlainObject(raw)) return;
   const h = raw;
   const at = (...rest: PathSegment[]): PathSegment[] => [...path, ...rest];
@@ -174,6 +175,7 @@ function checkAuth(
 
 /** The operator's `maxBackoff (<max>) must be >= initialBackoff (<init>)`, after defaults. */
 function checkBackoffBounds(policy: Record<string, unknown>, transport: RetryTransport, path: PathSegment[], sink: IssueSink): void {
+  const { checkGoDuration } = schemas();
   const initial = present(policy.initialBackoff) ? checkGoDuration(policy.initialBackoff) : { ms: DEFAULT_INITIAL_BACKOFF_MS };
   const max = present(policy.maxBackoff) ? checkGoDuration(policy.maxBackoff) : { ms: DEFAULT_MAX_BACKOFF_MS };
   if (!("ms" in initial) || !("ms" in max)) return; // reported by the schema

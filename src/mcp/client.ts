@@ -1,4 +1,3 @@
-import type { Dispatcher } from "undici";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   AbortedError,
@@ -15,6 +14,7 @@ import {
   type JsonValue,
   type Logger,
   type TimerHandle,
+  type HttpDispatcher,
 } from "../core/index.js";
 import { McpAuthError, McpResultTooLargeError, McpTransportError } from "./errors.js";
 import { interpretMcpResult, type McpCallResult } from "./result.js";
@@ -67,10 +67,10 @@ export interface McpToolClientOptions {
    */
   readonly headers?: McpHeaderProvider | undefined;
   /**
-   * The undici dispatcher for the HTTP transports. Default: a private `Agent`
-   * that `close()` destroys.
+   * The dispatcher for the HTTP transports (an undici 7 or 8 `Agent`, `Pool`
+   * or composed dispatcher). Default: a private `Agent` that `close()` destroys.
    */
-  readonly dispatcher?: Dispatcher | undefined;
+  readonly dispatcher?: HttpDispatcher | undefined;
   /** Where the connect and call timeouts run. Default `systemClock`. */
   readonly clock?: Clock | undefined;
   /** Receives connection events and transport errors at debug level. Default: discards. */

@@ -1,10 +1,19 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { Agent, fetch as undiciFetch, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Agent, Dispatcher, fetch as undiciFetch } from "undici";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { HttpDispatcher } from "../core/index.js";
 import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
 import type { Delivery, Exchange } from "./session.js";
 import { MAX_MCP_MESSAGE_BYTES, type McpHeaderProvider } from "./client.js";
+
+/** undici, loaded on the first MCP HTTP exchange, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /** MCP's own headers: a credential or an injected header never replaces them. */
 const PROTECTED_HEADERS: ReadonlySet<string> = new Set(["mcp-session-id", "mcp-protocol-version"]);
@@ -19,10 +28,10 @@ export class McpHttp {
   readonly exchanges = new AsyncLocalStorage<Exchange>();
   private readonly handlerName: string;
   private readonly headerProvider: McpHeaderProvider | undefined;
-  private readonly hostDispatcher: Dispatcher | undefined;
+  private readonly hostDispatcher: HttpDispatcher | undefined;
   private ownAgent: Agent | undefined;
 
-  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: Dispatcher | undefined) {
+  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: HttpDispatcher | undefined) {
     this.handlerName = handlerName;
     this.headerProvider = headerProvider;
     this.hostDispatcher = hostDispatcher;
@@ -75,9 +84,10 @@ export class McpHttp {
     }
     const signal = init?.signal;
     if (signal?.aborted === true) throw signal.reason;
-    const dispatcher = this.hostDispatcher ?? (this.ownAgent ??= new Agent());
+    // undici's fetch calls only dispatch() on it: the structural type is what it uses.
+    const dispatcher = (this.hostDispatcher as Dispatcher | undefined) ?? (this.ownAgent ??= new (undici().Agent)());
     attempt.dispatched = true;
-    const response = await undiciFetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
+    const response = await undici().fetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
     // A request's answer (not the session's long-lived event stream) is read at most to the message cap.
     if (init?.method !== "POST" || response.body === null) return response as unknown as Response;
     return capped(response as unknown as Response, MAX_MCP_MESSAGE_BYTES);

@@ -1,4 +1,3 @@
-import type { Dispatcher } from "undici";
 import type { JsonValue } from "../core/index.js";
 import {
   interpretHttpResponse,
@@ -8,6 +7,7 @@ import {
   type HttpRequestShape,
   type HttpWireResponse,
   type SendOptions,
+  type HttpDispatcher,
 } from "../http/index.js";
 import { buildOpenApiRequest } from "./request.js";
 import type { OpenApiOperation } from "./types.js";
@@ -41,7 +41,7 @@ export interface OpenApiAttempt {
  * @internal Does not follow semver.
  */
 export async function executeOpenApiOperation(
-  dispatcher: Dispatcher,
+  dispatcher: HttpDispatcher,
   operation: OpenApiOperation,
   args: string | JsonValue | undefined,
   context: HttpHeaderContext = {},
@@ -55,7 +55,7 @@ export async function executeOpenApiOperation(
  * already built by `buildOpenApiRequest` (the executor builds it once per call).
  * @internal Does not follow semver.
  */
-export async function sendOpenApiRequest(dispatcher: Dispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<OpenApiAttempt> {
+export async function sendOpenApiRequest(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<OpenApiAttempt> {
   const response = await sendHttpRequest(dispatcher, request, options);
   const retryAfter = response.headers["retry-after"];
   const interpretation = interpretHttpResponse({}, response.status, response.body, {

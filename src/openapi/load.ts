@@ -1,5 +1,6 @@
-import { Agent, type Dispatcher } from "undici";
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type * as Yaml from "yaml";
 import {
   AbortedError,
   InvalidOptionError,
@@ -11,11 +12,23 @@ import {
   type Logger,
   type TimerHandle,
 } from "../core/index.js";
-import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, type HttpWireResponse } from "../http/index.js";
+import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, type HttpDispatcher, type HttpWireResponse } from "../http/index.js";
 import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import { OpenApiSpecError } from "./errors.js";
 import { deriveOpenApiOperations } from "./operations.js";
 import type { OpenApiHandlerInput, OpenApiOperation } from "./types.js";
+
+/** undici and yaml, loaded on the first spec fetched or parsed, so that importing the package does not load them (both CommonJS: `require` gives the instance `import` would). */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
+
+/** yaml: see undici above. */
+let yamlModule: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml);
+}
 
 /**
  * The spec fetch's timeout in ms when the handler has none: Omnia's OpenAPI
@@ -35,7 +48,7 @@ export interface LoadOpenApiOptions {
    */
   readonly spec?: string | JsonObject | undefined;
   /** The undici dispatcher for the fetch. Default: a private `Agent`, closed when the fetch ends. */
-  readonly dispatcher?: Dispatcher | undefined;
+  readonly dispatcher?: HttpDispatcher | undefined;
   /** Headers for the spec fetch, typically the handler's credential (Omnia authenticates the fetch too). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Abandons the load: it rejects with an `AbortedError`. */
@@ -123,10 +136,10 @@ async function fetchSpec(handler: OpenApiHandlerInput, options: LoadOpenApiOptio
   else parent?.addEventListener("abort", onAbort, { once: true });
   let timer: TimerHandle | undefined;
   if (Number.isFinite(timeoutMs)) timer = clock.setTimeout(() => controller.abort(new TimeoutError(timeoutMs)), timeoutMs);
-  const own = options.dispatcher === undefined ? new Agent() : undefined;
+  const own = options.dispatcher === undefined ? new (undici().Agent)() : undefined;
   let response: HttpWireResponse;
   try {
-    response = await sendHttpRequest(own ?? (options.dispatcher as Dispatcher), { method: "GET", url, headers: { ...(options.headers ?? {}) } }, { signal: controller.signal });
+    response = await sendHttpRequest(own ?? (options.dispatcher as HttpDispatcher), { method: "GET", url, headers: { ...(options.headers ?? {}) } }, { signal: controller.signal });
   } catch (error) {
     if (parent?.aborted === true) {
       throw new AbortedError(`loadOpenApiOperations: handler ${JSON.stringify(handler.name)}: the caller's signal aborted`, { cause: parent.reason });
@@ -175,7 +188,7 @@ function parseSpec(handlerName: string, text: string): JsonObject {
  * HTML page): the caller then reports the JSON error.
  */
 function parseYamlSpec(handlerName: string, text: string): JsonObject | undefined {
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  const doc = yaml().parseDocument(text, { uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) return undefined;
   const tooBig = aliasExpansionProblem(doc);
   if (tooBig !== undefined) throw new OpenApiSpecError(handlerName, `failed to fetch OpenAPI spec: failed to parse spec as YAML: ${tooBig.message}`);

@@ -1,9 +1,17 @@
-import { Agent, type Dispatcher } from "undici";
-import { InvalidOptionError, noopLogger, offSharedAbort, onSharedAbort, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type Logger } from "../core/index.js";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Agent, Dispatcher } from "undici";
+import { InvalidOptionError, noopLogger, offSharedAbort, onSharedAbort, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type HttpDispatcher, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
 import { goQuote } from "../core/index.js";
 import { POLICY_UNREACHABLE_REASON, type Decision, type DecisionRequest, type PolicyAudit } from "./types.js";
+
+/** undici, loaded on the first decision sent through the client's own `Agent`, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /** The broker's decision endpoint, appended to the base URL (Omnia `policyBrokerDecisionPath`). @public */
 export const POLICY_BROKER_DECISION_PATH = "/v1/decision";
@@ -44,8 +52,8 @@ export interface PolicyBrokerClientOptions {
    * is `failOpen: true`; any other value is `false`.
    */
   readonly failOpen?: boolean | undefined;
-  /** The undici dispatcher decisions are sent through. Default: an `Agent` the client creates on first use and closes in `close()`. */
-  readonly dispatcher?: Dispatcher | undefined;
+  /** The dispatcher decisions are sent through (an undici 7 or 8 `Agent`, `Pool` or composed dispatcher). Default: an `Agent` the client creates on first use and closes in `close()`. */
+  readonly dispatcher?: HttpDispatcher | undefined;
   /** The timeout runs on it. Default `systemClock`. */
   readonly clock?: Clock | undefined;
   /** Receives `policy broker unreachable` (error) and audit-mode would-be denials (info). Default: discard. */
@@ -119,7 +127,7 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
 
   logger.info("policy broker client initialized", { enabled, ...(enabled ? { url: base, failOpen } : {}) });
 
-  const dispatcher = (): Dispatcher => options.dispatcher ?? (ownAgent ??= new Agent());
+  const dispatcher = (): Dispatcher => (options.dispatcher as Dispatcher | undefined) ?? (ownAgent ??= new (undici().Agent)());
 
   async function post(request: DecisionRequest, signal: AbortSignal | undefined): Promise<DecisionResponse> {
     if (closed) throw new Error("the policy broker client is closed");
@@ -133,9 +141,9 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await dispatcher().request({
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+        // undici's request() calls only dispatch() on the dispatcher: the structural type is what it uses.
+        response = await undici().request(url, {
+          dispatcher: dispatcher(),
           method: "POST",
           headers: { "content-type": "application/json" },
           body: marshalDecisionRequest(request),

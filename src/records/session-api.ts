@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { request, type Dispatcher } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Dispatcher } from "undici";
 import {
   InvalidOptionError,
   goJsonMarshal,
@@ -11,8 +13,15 @@ import {
   type Clock,
   type JsonValue,
   type Logger,
+  type HttpDispatcher,
 } from "../core/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "./record.js";
+
+/** undici, loaded on the first record sent, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let undiciModule: typeof Undici | undefined;
+function undici(): typeof Undici {
+  return (undiciModule ??= createRequire(import.meta.url)("undici") as typeof Undici);
+}
 
 /**
  * Options of {@link createSessionApiRecorder}.
@@ -21,8 +30,8 @@ import type { Recorder, ToolCallRecord, ToolCallStart } from "./record.js";
 export interface SessionApiRecorderOptions {
   /** session-api's base URL, e.g. `http://omnia-session-api.omnia-system.svc.cluster.local:8081`. Required. */
   readonly url: string;
-  /** The undici dispatcher for the writes. Default: undici's global dispatcher. */
-  readonly dispatcher?: Dispatcher;
+  /** The dispatcher for the writes (an undici 7 or 8 `Agent`, `Pool` or composed dispatcher). Default: undici's global dispatcher. */
+  readonly dispatcher?: HttpDispatcher;
   /** `failed to record tool call` (error) goes here. Default: discard. */
   readonly logger?: Logger;
   /**
@@ -173,7 +182,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
       }
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, { method: "POST", headers: await headersFor(), body, signal, ...(dispatcher === undefined ? {} : { dispatcher }) });
+        res = await undici().request(url, { method: "POST", headers: await headersFor(), body, signal, ...(dispatcher === undefined ? {} : { dispatcher: dispatcher as Dispatcher }) });
       } catch (e) {
         if (signal.aborted) return toError(signal.reason).message;
         last = toError(e).message;

@@ -5,7 +5,14 @@
 // FIFO queue (push/shift) and starts when any active call ends; with an
 // unbounded queue it never rejects. One bulkhead per batch, so a round's
 // slots are its own.
-import { bulkhead } from "cockatiel";
+import { createRequire } from "node:module";
+import type * as Cockatiel from "cockatiel";
+
+/** cockatiel, loaded on the first batch with a limit, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
+let cockatielModule: typeof Cockatiel | undefined;
+function cockatiel(): typeof Cockatiel {
+  return (cockatielModule ??= createRequire(import.meta.url)("cockatiel") as typeof Cockatiel);
+}
 
 /**
  * Runs `work` for every item, at most `limit` at once (0: no limit), started
@@ -15,6 +22,6 @@ import { bulkhead } from "cockatiel";
  */
 export async function runBatch<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   if (limit <= 0 || items.length <= limit) return Promise.all(items.map(work));
-  const slots = bulkhead(limit, Number.POSITIVE_INFINITY);
+  const slots = cockatiel().bulkhead(limit, Number.POSITIVE_INFINITY);
   return Promise.all(items.map((item, index) => slots.execute(() => work(item, index))));
 }

@@ -2,7 +2,15 @@
 // weighs each alias by the aliases inside its anchor, so an anchor that holds no
 // alias (a plain 200-node map) can be repeated up to the limit at full size each
 // time: the expansion, not the alias count, is what has to be bounded.
-import { isAlias, isMap, isPair, isSeq, type Document } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
+import type { Document } from "yaml";
+
+/** yaml's node guards, loaded with the first document checked (yaml is CommonJS in Node: `require` gives the instance `import` would). */
+let yamlModule: typeof Yaml | undefined;
+function yaml(): typeof Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof Yaml);
+}
 
 /**
  * The most nodes that aliases may add to one YAML document (each alias counts
@@ -41,6 +49,8 @@ interface Frame {
  * @internal Does not follow semver.
  */
 export function aliasExpansionProblem(doc: Document.Parsed, budget: number = MAX_YAML_ALIAS_EXPANSION_NODES): AliasExpansionProblem | undefined {
+  const { isAlias, isMap, isPair, isSeq } = yaml();
+  const guards = { isMap, isPair, isSeq };
   const anchors = new Map<string, unknown>();
   const sizes = new Map<unknown, number>();
   let added = 0;
@@ -48,7 +58,7 @@ export function aliasExpansionProblem(doc: Document.Parsed, budget: number = MAX
   const enter = (node: unknown): void => {
     const anchor = (node as { anchor?: unknown } | null)?.anchor;
     if (typeof anchor === "string" && anchor !== "") anchors.set(anchor, node);
-    stack.push({ node, children: childrenOf(node), next: 0, size: 1 });
+    stack.push({ node, children: childrenOf(node, guards), next: 0, size: 1 });
   };
   if (doc.contents === null) return undefined;
   enter(doc.contents);
@@ -81,7 +91,7 @@ export function aliasExpansionProblem(doc: Document.Parsed, budget: number = MAX
   return undefined;
 }
 
-function childrenOf(node: unknown): readonly unknown[] {
+function childrenOf(node: unknown, { isMap, isPair, isSeq }: Pick<typeof Yaml, "isMap" | "isPair" | "isSeq">): readonly unknown[] {
   if (isMap(node) || isSeq(node)) return (node as { items: unknown[] }).items;
   if (isPair(node)) return [node.key, node.value];
   return [];

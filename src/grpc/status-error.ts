@@ -1,0 +1,37 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { grpcGoStatusMessage } from "../core/index.js";
+import { GrpcStatusError } from "./errors.js";
+
+/**
+ * Turns whatever a connect call rejected with into a {@link GrpcStatusError}.
+ *
+ * - A status from the wire keeps its code and raw message.
+ * - A failure that carries a Node socket or TLS error (refused, reset, DNS,
+ *   certificate) is `UNAVAILABLE`, as grpc-go reports every connection error;
+ *   connect would say `Internal` or `Aborted` for some of them.
+ * - connect's deadline text `the operation timed out` becomes grpc-go's
+ *   `context deadline exceeded`, so a deadline reads the same as in Omnia.
+ * @internal Does not follow semver.
+ */
+export function toGrpcStatusError(reason: unknown): GrpcStatusError {
+  if (reason instanceof GrpcStatusError) return reason;
+  const ce = ConnectError.from(reason);
+  let code: number = ce.code;
+  // OpenSSL's texts end in a newline: keep the model-visible line clean.
+  let text = ce.rawMessage.trim();
+  if (code === Code.DeadlineExceeded) text = grpcGoStatusMessage(code, text);
+  else if (code !== Code.DeadlineExceeded && code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
+  return new GrpcStatusError(code, text, { cause: reason });
+}
+
+/** Whether an error in the cause chain is a Node system, TLS or HTTP/2 error (a string `code`). */
+function hasNodeCause(error: Error): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error.cause;
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    if (!(current instanceof ConnectError) && typeof (current as { code?: unknown }).code === "string") return true;
+    current = current.cause;
+  }
+  return false;
+}
