@@ -11,6 +11,9 @@ const entries = {
   "omnia-tools/runtime": () => import("../src/runtime.js"),
   "omnia-tools/conformance": () => import("../src/conformance.js"),
   "omnia-tools/testing": () => import("../src/testing.js"),
+  "omnia-tools/ai-sdk": () => import("../src/ai-sdk.js"),
+  "omnia-tools/openai": () => import("../src/openai.js"),
+  "omnia-tools/anthropic": () => import("../src/anthropic.js"),
 };
 
 test("each entry exports exactly the pinned names", async () => {

@@ -32,6 +32,9 @@ const INTERNAL: Record<string, readonly string[]> = {
   runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
   turn: ["core", "headers", "manifest", "reconcile", "client-tools"],
+  "ai-sdk": ["core", "executor", "turn", "client-tools"],
+  openai: ["core", "turn", "client-tools"],
+  anthropic: ["core", "turn", "client-tools"],
   cli: ["*"],
   gen: ["gen"],
   entry: ["*"],
@@ -51,9 +54,14 @@ const THIRD_PARTY: Record<string, readonly string[]> = {
   ajv: ["grpc", "testing"],
   "@readme/openapi-parser": ["openapi", "testing"],
   "@opentelemetry/api": ["telemetry"],
+  // An optional peer dependency: types, and jsonSchema loaded when a tool set is built.
+  ai: ["ai-sdk"],
 };
 
-const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts"]);
+const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts", "ai-sdk.ts", "openai.ts", "anthropic.ts"]);
+
+/** The model-SDK adapters: only their package entries import them. */
+const ADAPTERS = new Set(["ai-sdk", "openai", "anthropic"]);
 
 function moduleOf(file: string): string {
   const rel = relative(SRC, file).split(sep);
@@ -101,6 +109,10 @@ export function layeringViolations(files: readonly string[], read: (f: string) =
         const target = join(dirname(file), spec);
         const to = moduleOf(target);
         if (to === from && from !== "gen") continue;
+        if (ADAPTERS.has(to) && file !== join(SRC, `${to}.ts`)) {
+          problems.push(`${file}: only src/${to}.ts may import ${to}/ (${spec})`);
+          continue;
+        }
         const allowed = INTERNAL[from] ?? [];
         if (allowed.includes("*")) {
           if (from === "entry" && to !== "gen" && !target.endsWith(`${sep}index.js`) && !target.endsWith(`contract${sep}gen.js`)) {
@@ -142,12 +154,14 @@ test("the layering check catches a forbidden edge, a forbidden dependency and a 
     [join(SRC, "http", "deep.ts")]: 'import { y } from "../headers/keys.js";',
     [join(SRC, "conformance", "bad.ts")]: 'export { z } from "../executor/index.js";',
     [join(SRC, "stray.ts")]: "export const a = 1;",
+    [join(SRC, "index.ts")]: 'export { toAiSdkTools } from "./ai-sdk/index.js";',
   };
   assert.deepEqual(layeringViolations(Object.keys(fake), (f) => fake[f] ?? ""), [
     `${join(SRC, "core", "bad.ts")}: core may not import headers (../headers/index.js)`,
     `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy, records)`,
     `${join(SRC, "http", "deep.ts")}: import another folder through its index.ts; got ../headers/keys.js`,
     `${join(SRC, "conformance", "bad.ts")}: conformance may not import executor (../executor/index.js)`,
-    `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts)`,
+    `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts, ai-sdk.ts, openai.ts, anthropic.ts)`,
+    `${join(SRC, "index.ts")}: only src/ai-sdk.ts may import ai-sdk/ (./ai-sdk/index.js)`,
   ]);
 });
