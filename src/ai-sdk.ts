@@ -8,7 +8,8 @@
  * @packageDocumentation
  */
 export { toAiSdkTools, clientToolCalls, completeClientToolCalls, turnFailure, offeredToolNames } from "./ai-sdk/index.js";
-export type { AiSdkToolExecutor, AiSdkToolsOptions } from "./ai-sdk/index.js";
+export type { AiSdkToolExecutor, AiSdkToolsOptions, AiSdkCallContext } from "./ai-sdk/index.js";
 export type { TurnOptions, TurnExecutor, TurnExecuteHooks, TurnOutcome, TurnToolCall } from "./turn/index.js";
-export type { CallContext } from "./executor/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";
+export type { PromptPack, PackPrompt, PackToolDefinition, ToolDescriptor, HandlerType, ToolExecution } from "./manifest/index.js";
+export type { JsonValue, JsonObject, Logger, LogFields } from "./core/index.js";

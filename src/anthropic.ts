@@ -20,3 +20,4 @@ export type {
 } from "./anthropic/index.js";
 export type { Turn, TurnCall, TurnTool, TurnRound, TurnMessage, TurnCompletion } from "./turn/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";
+export type { JsonValue } from "./core/index.js";

@@ -10,7 +10,6 @@
 // together; a call arriving later runs in the next round, after this one.
 import { OmniaToolsError, type JsonValue } from "../core/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
-import type { CallContext } from "../executor/index.js";
 import { TurnError, type Turn, type TurnCall, type TurnExecutor, type TurnMessage } from "../turn/index.js";
 
 /** How one collected call ended. @internal Does not follow semver. */
@@ -161,14 +160,14 @@ export class AiSdkTurn {
  * the AI SDK's abort signal of that call beside the host's own.
  * @internal Does not follow semver.
  */
-export function signalledExecutor(executor: TurnExecutor<CallContext>, state: AiSdkTurn): TurnExecutor<CallContext> {
+export function signalledExecutor<Context extends { readonly signal?: AbortSignal }>(executor: TurnExecutor<Context>, state: AiSdkTurn): TurnExecutor<Context> {
   return {
     execute(call, ctx, hooks) {
       const sdk = state.signalOf(call.id);
       if (sdk === undefined) return executor.execute(call, ctx, hooks);
       const own = ctx?.signal;
       const signal = own === undefined || own === sdk ? sdk : AbortSignal.any([own, sdk]);
-      return executor.execute(call, { ...ctx, signal }, hooks);
+      return executor.execute(call, { ...ctx, signal } as Context, hooks);
     },
     completeClientCall: (result) => executor.completeClientCall(result),
     get tools() {

@@ -4,25 +4,35 @@
 import type { ToolModelMessage, ToolSet } from "ai";
 import { InvalidOptionError, noopLogger, rejectUnknownOptions } from "../core/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
-import type { CallContext } from "../executor/index.js";
 import { createTurn, type TurnExecutor, type TurnOptions } from "../turn/index.js";
 import { AiSdkTurn, signalledExecutor } from "./ai-sdk-turn.js";
 
 /**
- * The executor {@link toAiSdkTools} runs on: `createToolExecutor()`'s result fits.
+ * The executor {@link toAiSdkTools} runs on: `createToolExecutor()`'s result
+ * fits (`Context` is then its `CallContext`).
  * @public
  */
-export interface AiSdkToolExecutor extends TurnExecutor<CallContext> {
+export interface AiSdkToolExecutor<Context extends AiSdkCallContext = AiSdkCallContext> extends TurnExecutor<Context> {
   /** Runs mcp and openapi discovery (MCP `tools/list`, the OpenAPI spec fetch). */
   refresh(): Promise<void>;
 }
 
 /**
- * Options of {@link toAiSdkTools}: the turn's options (`createTurn`) plus
- * discovery.
+ * What the tool set needs of the executor's per-call context (`CallContext`
+ * fits): its signal, beside which each call gets the AI SDK's `abortSignal`.
  * @public
  */
-export interface AiSdkToolsOptions extends TurnOptions<CallContext> {
+export interface AiSdkCallContext {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Options of {@link toAiSdkTools}: the turn's options (`createTurn`) plus
+ * discovery. `ctx` is the request's context (identity, signal, conversation,
+ * `clientToolsAvailable`), passed to every call of the turn.
+ * @public
+ */
+export interface AiSdkToolsOptions<Context extends AiSdkCallContext = AiSdkCallContext> extends TurnOptions<Context> {
   /**
    * Runs `executor.refresh()` first, so that mcp and openapi tools are
    * offered. A failed discovery is logged (`warn`) and the tools that are
@@ -84,16 +94,16 @@ const states = new WeakMap<object, AiSdkTurn>();
  * @throws the `import("ai")` failure when the `ai` package is not installed
  * @public
  */
-export async function toAiSdkTools(executor: AiSdkToolExecutor, options: AiSdkToolsOptions = {}): Promise<ToolSet> {
+export async function toAiSdkTools<Context extends AiSdkCallContext>(executor: AiSdkToolExecutor<Context>, options: AiSdkToolsOptions<Context> = {}): Promise<ToolSet> {
   if (options === null || typeof options !== "object") throw new InvalidOptionError(`toAiSdkTools: options must be an object; got ${options === null ? "null" : typeof options}`);
   rejectUnknownOptions("toAiSdkTools", options, KNOWN_OPTIONS);
-  if (executor === null || typeof executor !== "object" || typeof (executor as Partial<AiSdkToolExecutor>).refresh !== "function") {
+  if (executor === null || typeof executor !== "object" || typeof (executor as Partial<AiSdkToolExecutor<Context>>).refresh !== "function") {
     throw new InvalidOptionError("toAiSdkTools: executor must be a tool executor (createToolExecutor()) with refresh, execute, completeClientCall and tools");
   }
   const { refresh = true, ...turnOptions } = options;
   const clientNames = new Set<string>();
   const state = new AiSdkTurn(clientNames);
-  const turn = createTurn(signalledExecutor(executor, state), turnOptions);
+  const turn = createTurn<Context>(signalledExecutor(executor, state), turnOptions);
   state.attach(turn);
   const ai = (await import("ai")) as unknown as AiModule;
   if (refresh) {
