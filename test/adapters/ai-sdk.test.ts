@@ -6,9 +6,9 @@
 // across the AI SDK's parallel executions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { generateText, stepCountIs, type ModelMessage } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
-import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import { generateText, stepCountIs, streamText, type ModelMessage } from "ai";
+import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
+import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { answer } from "../../examples/ai-sdk.js";
 import { createToolExecutor, loadToolRegistry, type ClientToolRequest } from "../../src/index.js";
 import { clientToolCalls, completeClientToolCalls, offeredToolNames, toAiSdkTools, turnFailure } from "../../src/ai-sdk.js";
@@ -203,4 +203,34 @@ test("the AI SDK's abortSignal reaches the executor: aborting mid-call abandons 
     await executor.close();
     await backend.close();
   }
+});
+
+test("streamText: the calls that stream in together are one round, and the next step reads the exact texts", async () => {
+  const { executor, backend } = await weatherTools();
+  // Two rounds would end the turn at its limit: the two streamed calls must be one.
+  const tools = await toAiSdkTools(executor, { maxRounds: 2 });
+  const prompts: LanguageModelV3CallOptions[] = [];
+  const finish = (unified: "tool-calls" | "stop"): LanguageModelV3StreamPart => ({ type: "finish", finishReason: { unified, raw: unified }, usage });
+  const streams: LanguageModelV3StreamPart[][] = [
+    [
+      { type: "tool-call", toolCallId: "s1", toolName: "get_weather", input: '{"city":"Paris"}' },
+      { type: "tool-call", toolCallId: "s2", toolName: "get_weather", input: '{"city":"Oslo"}' },
+      finish("tool-calls"),
+    ],
+    [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" }, { type: "text-end", id: "t" }, finish("stop")],
+  ];
+  const model = new MockLanguageModelV3({
+    doStream: async (options) => {
+      prompts.push(options);
+      return { stream: convertArrayToReadableStream(streams[prompts.length - 1] ?? [finish("stop")]) };
+    },
+  });
+  const result = streamText({ model, tools, prompt: "weather", stopWhen: stepCountIs(5) });
+  assert.equal(await result.text, "done");
+  assert.equal(backend.count(), 2);
+  assert.deepEqual(lastToolResults(prompts[1]), [
+    ["s1", { type: "text", value: '{\n  "city": "Paris",\n  "temp": 21\n}' }],
+    ["s2", { type: "text", value: "Tool execution failed: HTTP 503: down" }],
+  ]);
+  assert.equal(turnFailure(tools), undefined);
 });
