@@ -17,6 +17,8 @@ export type CallEnd = { readonly kind: "message"; readonly message: TurnMessage 
 
 interface Slot {
   readonly call: TurnCall;
+  /** The AI SDK called `execute` for it (a server call runs only then). */
+  executing: boolean;
   readonly signal: AbortSignal | undefined;
   readonly done: Promise<CallEnd>;
   resolve(end: CallEnd): void;
@@ -68,7 +70,7 @@ export class AiSdkTurn {
     });
     // A client call's slot is never awaited by an execute: keep its rejection handled.
     done.catch(() => undefined);
-    const slot: Slot = { call: { id: callId, name, arguments: (input ?? {}) as JsonValue }, signal, done, resolve, reject };
+    const slot: Slot = { call: { id: callId, name, arguments: (input ?? {}) as JsonValue }, executing: false, signal, done, resolve, reject };
     this.slots.set(callId, slot);
     this.collected.push(slot);
     if (!this.scheduled) {
@@ -83,7 +85,9 @@ export class AiSdkTurn {
 
   /** The text the model gets for a server call; rejects with what the round threw. */
   async result(callId: string, name: string, input: unknown, signal: AbortSignal | undefined): Promise<string> {
-    const end = await this.collect(callId, name, input, signal).done;
+    const slot = this.collect(callId, name, input, signal);
+    slot.executing = true;
+    const end = await slot.done;
     // A server call always ends as a message; anything else is a stage that changed under us.
     return end.kind === "message" ? end.message.content : "";
   }
@@ -105,6 +109,9 @@ export class AiSdkTurn {
    * itself (a client call that failed its checks), then each client answer.
    */
   complete(results: readonly ClientToolResult[]): { readonly callId: string; readonly name: string; readonly content: string }[] {
+    // An answer to a call that is not pending throws before any answer is recorded.
+    const unknown = results.find((r) => !this.pendingCalls.some((p) => p.callId === r?.callId));
+    if (unknown !== undefined) this.turn.complete(unknown);
     const out: { callId: string; name: string; content: string }[] = [];
     for (const m of this.answered.splice(0)) out.push({ callId: m.callId, name: m.name, content: m.content });
     for (const r of results) {
@@ -122,7 +129,10 @@ export class AiSdkTurn {
   }
 
   private enqueueRound(): void {
-    const slots = this.collected;
+    // A server call the AI SDK announced but did not execute (a finish reason that allows no tool
+    // execution, an approval) is not run: were its execute to come later, it is collected again.
+    const slots = this.collected.filter((s) => s.executing || this.clientNames.has(s.call.name));
+    for (const s of this.collected) if (!slots.includes(s)) this.slots.delete(s.call.id);
     this.collected = [];
     if (slots.length === 0) return;
     this.tail = this.tail.then(() => this.runRound(slots));

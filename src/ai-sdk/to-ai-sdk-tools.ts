@@ -78,7 +78,9 @@ const states = new WeakMap<object, AiSdkTurn>();
  * tool error; {@link turnFailure} reports it, e.g. as a stop condition.
  *
  * Client tools have no `execute`: the AI SDK hands the call back to the app
- * (`result.toolCalls`). {@link clientToolCalls} lists them as the client
+ * (`result.toolCalls`). They reach the client only with
+ * `ctx.clientToolsAvailable: true`; without it the executor refuses them
+ * (`Tool rejected: no client available to execute client-side tools`). {@link clientToolCalls} lists them as the client
  * should see them, and {@link completeClientToolCalls} turns the client's
  * answers into the tool message for the next call.
  *
@@ -162,11 +164,13 @@ export function clientToolCalls(tools: ToolSet): Promise<readonly ClientToolRequ
  * recorded through `executor.completeClientCall()` with the text the model
  * sees (the client's result re-encoded as Go does, `Tool rejected: <reason>`
  * for a refusal).
- * @throws UnknownClientCallError for an answer to a call that is not pending; InvalidOptionError when `tools` is not from {@link toAiSdkTools}
+ * @throws UnknownClientCallError for an answer to a call that is not pending (before any answer is recorded); InvalidOptionError when `tools` is not from {@link toAiSdkTools} or `results` is not an array
  * @public
  */
 export function completeClientToolCalls(tools: ToolSet, results: readonly ClientToolResult[]): ToolModelMessage {
-  const parts = stateOf(tools, "completeClientToolCalls").complete(results);
+  const state = stateOf(tools, "completeClientToolCalls");
+  if (!Array.isArray(results)) throw new InvalidOptionError(`completeClientToolCalls: results must be an array of ClientToolResult; got ${results === null ? "null" : typeof results}`);
+  const parts = state.complete(results);
   return {
     role: "tool",
     content: parts.map((p) => ({ type: "tool-result", toolCallId: p.callId, toolName: p.name, output: { type: "text", value: p.content } })),

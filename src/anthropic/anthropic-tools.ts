@@ -108,6 +108,11 @@ export interface AnthropicToolRound {
 
 const RESULT_OPTIONS = new Set(["markErrors"]);
 
+function checkOptions(where: string, options: AnthropicResultOptions): void {
+  if (options === null || typeof options !== "object") throw new InvalidOptionError(`${where}: options must be an object; got ${options === null ? "null" : typeof options}`);
+  rejectUnknownOptions(where, options, RESULT_OPTIONS);
+}
+
 /**
  * The offered tools (`turn.tools`) as Messages API tool definitions, in the
  * same order, each schema as it is offered.
@@ -143,7 +148,7 @@ export function fromAnthropicToolUses(message: AnthropicAssistantMessage): TurnC
  * @public
  */
 export function toAnthropicToolResults(results: readonly AnthropicResultText[], options: AnthropicResultOptions = {}): AnthropicToolResultBlock[] {
-  rejectUnknownOptions("toAnthropicToolResults", options, RESULT_OPTIONS);
+  checkOptions("toAnthropicToolResults", options);
   const mark = options.markErrors === true;
   return results.map((r) =>
     mark && r.isError === true ? { type: "tool_result", tool_use_id: r.callId, content: r.content, is_error: true } : { type: "tool_result", tool_use_id: r.callId, content: r.content },
@@ -167,7 +172,7 @@ export function toAnthropicToolResults(results: readonly AnthropicResultText[], 
  * @public
  */
 export async function runAnthropicToolUses(turn: Turn, message: AnthropicAssistantMessage, options: AnthropicResultOptions = {}): Promise<AnthropicToolRound> {
-  rejectUnknownOptions("runAnthropicToolUses", options, RESULT_OPTIONS);
+  checkOptions("runAnthropicToolUses", options);
   const round = await turn.run(fromAnthropicToolUses(message));
   return { message: { role: "user", content: toAnthropicToolResults(round.messages, options) }, pending: round.pending };
 }

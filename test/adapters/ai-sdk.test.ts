@@ -10,7 +10,7 @@ import { generateText, stepCountIs, streamText, type ModelMessage } from "ai";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { answer } from "../../examples/ai-sdk.js";
-import { createToolExecutor, loadToolRegistry, type ClientToolRequest } from "../../src/index.js";
+import { createToolExecutor, loadPromptPack, loadToolRegistry, type ClientToolRequest } from "../../src/index.js";
 import { clientToolCalls, completeClientToolCalls, offeredToolNames, toAiSdkTools, turnFailure } from "../../src/ai-sdk.js";
 import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
 import { idle, until } from "../turn/fixture.js";
@@ -134,8 +134,13 @@ test("maxParallelCalls holds across the AI SDK's parallel executes: with 1, the 
 
 test("a pack limits the tool set to the prompt's served tools, and a handed-back call that fails its checks gets the error text", async () => {
   const { executor } = await weatherTools();
-  const pack = { prompts: { support: { tools: ["get_location", "search_kb"] } }, tools: { get_location: { name: "get_location", description: "Where the user is.", parameters: { type: "object", properties: { precise: { type: "boolean" } }, required: ["precise"] } } } };
-  const tools = await toAiSdkTools(executor, { pack: pack as never });
+  const pack = loadPromptPack(
+    JSON.stringify({
+      prompts: { support: { tools: ["get_location", "search_kb"] } },
+      tools: { get_location: { name: "get_location", description: "Where the user is.", parameters: { type: "object", properties: { precise: { type: "boolean" } }, required: ["precise"] } } },
+    }),
+  );
+  const tools = await toAiSdkTools(executor, { pack });
   assert.deepEqual(Object.keys(tools), ["get_location"]);
   assert.deepEqual(offeredToolNames(tools), ["get_location"]);
   assert.equal(tools["get_location"]?.execute, undefined);
@@ -233,4 +238,42 @@ test("streamText: the calls that stream in together are one round, and the next 
     ["s2", { type: "text", value: "Tool execution failed: HTTP 503: down" }],
   ]);
   assert.equal(turnFailure(tools), undefined);
+});
+
+test("a server call the AI SDK does not execute (finish reason length) never reaches the backend", async () => {
+  const { executor, backend } = await weatherTools();
+  const tools = await toAiSdkTools(executor);
+  const { model } = scripted([{ ...step([toolCall("c1", "get_weather", '{"city":"Paris"}')]), finishReason: { unified: "length", raw: "length" } }]);
+  const result = await generateText({ model, tools, prompt: "weather", stopWhen: stepCountIs(5) });
+  assert.deepEqual(result.toolCalls.map((c) => c.toolCallId), ["c1"]);
+  assert.deepEqual(result.toolResults, []);
+  assert.deepEqual(await clientToolCalls(tools), []);
+  assert.equal(backend.count(), 0);
+});
+
+test("an answer to a call that is not pending throws UnknownClientCallError before any answer is recorded", async () => {
+  const { executor, recorder } = await weatherTools();
+  const tools = await toAiSdkTools(executor, { ctx: { clientToolsAvailable: true } });
+  const { model } = scripted([step([toolCall("c1", "get_location", "{}")])]);
+  await generateText({ model, tools, prompt: "where" });
+  assert.deepEqual((await clientToolCalls(tools)).map((r) => r.callId), ["c1"]);
+  assert.throws(() => completeClientToolCalls(tools, [{ callId: "c1", resultJson: "{}" }, { callId: "nope", resultJson: "{}" }]), { name: "UnknownClientCallError" });
+  assert.deepEqual(recorder.records.map((r) => r.callId), []);
+  assert.deepEqual(completeClientToolCalls(tools, [{ callId: "c1", resultJson: '"here"' }]).content, [
+    { type: "tool-result", toolCallId: "c1", toolName: "get_location", output: { type: "text", value: '"here"' } },
+  ]);
+  assert.deepEqual(recorder.records.map((r) => [r.callId, r.status]), [["c1", "success"]]);
+});
+
+test("without a connected client, a client tool's call is refused by the executor and its result is the refusal text", async () => {
+  const { executor, recorder } = await weatherTools();
+  const tools = await toAiSdkTools(executor);
+  const { model } = scripted([step([toolCall("c1", "get_location", "{}")])]);
+  await generateText({ model, tools, prompt: "where" });
+  assert.deepEqual(await clientToolCalls(tools), []);
+  const reply = completeClientToolCalls(tools, []);
+  assert.deepEqual(reply.content.map((p) => (p.type === "tool-result" ? [p.toolCallId, p.output] : p.type)), [
+    ["c1", { type: "text", value: "Tool rejected: no client available to execute client-side tools" }],
+  ]);
+  assert.deepEqual(recorder.records.map((r) => [r.callId, r.status]), [["c1", "denied"]]);
 });
