@@ -277,3 +277,14 @@ test("without a connected client, a client tool's call is refused by the executo
   ]);
   assert.deepEqual(recorder.records.map((r) => [r.callId, r.status]), [["c1", "denied"]]);
 });
+
+test("a tool whose results were errors twice leaves offeredToolNames, and prepareStep's activeTools passes that on to the model", async () => {
+  const { executor } = await weatherTools();
+  const tools = await toAiSdkTools(executor);
+  assert.deepEqual(offeredToolNames(tools), ["get_location", "get_weather"]);
+  const { model, calls } = scripted([step([toolCall("c1", "get_weather", '{"city":"Oslo"}'), toolCall("c2", "get_weather", '{"city":"Oslo"}')]), step([{ type: "text", text: "down" }])]);
+  const result = await generateText({ model, tools, prompt: "weather", stopWhen: stepCountIs(5), prepareStep: () => ({ activeTools: offeredToolNames(tools) }) });
+  assert.equal(result.text, "down");
+  assert.deepEqual(offeredToolNames(tools), ["get_location"]);
+  assert.deepEqual(calls.map((c) => c.tools?.map((t) => t.name)), [["get_location", "get_weather"], ["get_location"]]);
+});
