@@ -1,4 +1,4 @@
-// Runs api-extractor once per package entry (omnia-tools, /runtime, /conformance, /testing, /grpc).
+// Runs api-extractor once per package entry (omnia-tools, /runtime, /conformance, /testing, /grpc, /ai-sdk, /openai, /anthropic).
 // `--local` rewrites the reports in etc/; without it, any drift fails (CI mode).
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
 import { resolve } from "node:path";
@@ -10,6 +10,9 @@ const entries = [
   { dts: "dist/conformance.d.ts", report: "omnia-tools-conformance.api.md" },
   { dts: "dist/testing.d.ts", report: "omnia-tools-testing.api.md" },
   { dts: "dist/grpc.d.ts", report: "omnia-tools-grpc.api.md" },
+  { dts: "dist/ai-sdk.d.ts", report: "omnia-tools-ai-sdk.api.md" },
+  { dts: "dist/openai.d.ts", report: "omnia-tools-openai.api.md" },
+  { dts: "dist/anthropic.d.ts", report: "omnia-tools-anthropic.api.md" },
 ];
 const configPath = resolve("api-extractor.json");
 const base = ExtractorConfig.loadFile(configPath);

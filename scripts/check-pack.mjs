@@ -1,5 +1,6 @@
 // Packs the package, installs the tarball into a scratch project, and imports each
-// of the four entries there, as a user would. Prints CONTRACT_VERSION from /runtime.
+// of the entries there, as a user would (the model-SDK adapters without their SDKs installed:
+// `ai` is an optional peer, loaded only when a tool set is built). Prints CONTRACT_VERSION from /runtime.
 // Then runs the README's quick start as written in a second fresh project: the `cp`
 // line of its install block, every block marked `<!-- quickstart-file: <name> -->`
 // written to <name>, the block marked `<!-- quickstart-run -->` run with bash, and
@@ -24,8 +25,12 @@ try {
     'const root = await import("omnia-tools");',
     'const conformance = await import("omnia-tools/conformance");',
     'const testing = await import("omnia-tools/testing");',
+    'const grpc = await import("omnia-tools/grpc");',
+    'const aiSdk = await import("omnia-tools/ai-sdk");',
+    'const openai = await import("omnia-tools/openai");',
+    'const anthropic = await import("omnia-tools/anthropic");',
     'if (runtime.CONTRACT_VERSION !== "1.9.0") throw new Error("CONTRACT_VERSION " + runtime.CONTRACT_VERSION);',
-    'for (const [n, m] of Object.entries({ root, runtime, conformance, testing })) if (Object.keys(m).length === 0) throw new Error(n + " exports nothing");',
+    'for (const [n, m] of Object.entries({ root, runtime, conformance, testing, grpc, aiSdk, openai, anthropic })) if (Object.keys(m).length === 0) throw new Error(n + " exports nothing");',
     'console.log("check-pack: CONTRACT_VERSION = " + runtime.CONTRACT_VERSION + "; entries:", Object.keys(root).length, Object.keys(runtime).length, Object.keys(conformance).length, Object.keys(testing).length);',
   ].join("\n");
   writeFileSync(join(app, "probe.mjs"), probe);

@@ -12,6 +12,9 @@ const entries = {
   "omnia-tools/conformance": () => import("../src/conformance.js"),
   "omnia-tools/testing": () => import("../src/testing.js"),
   "omnia-tools/grpc": () => import("../src/grpc.js"),
+  "omnia-tools/ai-sdk": () => import("../src/ai-sdk.js"),
+  "omnia-tools/openai": () => import("../src/openai.js"),
+  "omnia-tools/anthropic": () => import("../src/anthropic.js"),
 };
 
 test("each entry exports exactly the pinned names", async () => {

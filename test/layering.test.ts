@@ -34,6 +34,9 @@ const INTERNAL: Record<string, readonly string[]> = {
   turn: ["core", "headers", "manifest", "reconcile", "client-tools"],
   // types only (the code -> class map of isOmniaToolsError); at run time it imports core alone
   errors: ["core", "breaker", "retry", "manifest", "http", "grpc", "mcp", "openapi", "policy", "client-tools", "executor", "turn"],
+  "ai-sdk": ["core", "executor", "turn", "client-tools"],
+  openai: ["core", "turn", "client-tools"],
+  anthropic: ["core", "turn", "client-tools"],
   cli: ["*"],
   gen: ["gen"],
   entry: ["*"],
@@ -53,9 +56,14 @@ const THIRD_PARTY: Record<string, readonly string[]> = {
   ajv: ["grpc", "testing"],
   "@readme/openapi-parser": ["openapi", "testing"],
   "@opentelemetry/api": ["telemetry"],
+  // An optional peer dependency: types, and jsonSchema loaded when a tool set is built.
+  ai: ["ai-sdk"],
 };
 
-const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts", "grpc.ts"]);
+const ENTRIES = new Set(["index.ts", "runtime.ts", "conformance.ts", "testing.ts", "grpc.ts", "ai-sdk.ts", "openai.ts", "anthropic.ts"]);
+
+/** The model-SDK adapters: only their package entries import them. */
+const ADAPTERS = new Set(["ai-sdk", "openai", "anthropic"]);
 
 function moduleOf(file: string): string {
   const rel = relative(SRC, file).split(sep);
@@ -104,6 +112,10 @@ export function layeringViolations(files: readonly string[], read: (f: string) =
         const target = join(dirname(file), spec);
         const to = moduleOf(target);
         if (to === from && from !== "gen") continue;
+        if (ADAPTERS.has(to) && file !== join(SRC, `${to}.ts`)) {
+          problems.push(`${file}: only src/${to}.ts may import ${to}/ (${spec})`);
+          continue;
+        }
         const allowed = INTERNAL[from] ?? [];
         if (allowed.includes("*")) {
           // grpc/errors.js: the root entry exports the gRPC error classes without loading connect.
@@ -148,6 +160,7 @@ test("the layering check catches a forbidden edge, a forbidden dependency (also 
     [join(SRC, "conformance", "bad.ts")]: 'export { z } from "../executor/index.js";',
     [join(SRC, "records", "lazy.ts")]: 'const jmespath = () => createRequire(import.meta.url)("jmespath");',
     [join(SRC, "stray.ts")]: "export const a = 1;",
+    [join(SRC, "index.ts")]: 'export { toAiSdkTools } from "./ai-sdk/index.js";',
   };
   assert.deepEqual(layeringViolations(Object.keys(fake), (f) => fake[f] ?? ""), [
     `${join(SRC, "core", "bad.ts")}: core may not import headers (../headers/index.js)`,
@@ -155,6 +168,7 @@ test("the layering check catches a forbidden edge, a forbidden dependency (also 
     `${join(SRC, "http", "deep.ts")}: import another folder through its index.ts; got ../headers/keys.js`,
     `${join(SRC, "conformance", "bad.ts")}: conformance may not import executor (../executor/index.js)`,
     `${join(SRC, "records", "lazy.ts")}: records may not use jmespath (allowed in: http)`,
-    `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts, grpc.ts)`,
+    `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts, grpc.ts, ai-sdk.ts, openai.ts, anthropic.ts)`,
+    `${join(SRC, "index.ts")}: only src/ai-sdk.ts may import ai-sdk/ (./ai-sdk/index.js)`,
   ]);
 });

@@ -68,7 +68,7 @@ export interface TurnExecutor<Context = unknown> {
 }
 
 /**
- * Options of {@link createTurn}. Each limit takes PromptKit's default; 0
+ * Options of `createTurn()`. Each limit takes PromptKit's default; 0
  * disables it.
  * @public
  */

@@ -1,0 +1,26 @@
+// The README's "Use with model SDKs" AI SDK snippet, run by test/adapters/ai-sdk.test.ts.
+// In your own project import from "omnia-tools" and "omnia-tools/ai-sdk";
+// this example imports the sources so that it runs from a checkout.
+import { generateText, stepCountIs, type LanguageModel, type ModelMessage } from "ai";
+import type { ClientToolRequest, ClientToolResult, Identity, ToolExecutor } from "../src/index.js";
+import { clientToolCalls, completeClientToolCalls, toAiSdkTools, turnFailure } from "../src/ai-sdk.js";
+
+/** One user turn: server tools run inside generateText, client tools go to the app's client. */
+export async function answer(
+  model: LanguageModel,
+  executor: ToolExecutor,
+  identity: Identity,
+  messages: ModelMessage[],
+  askClient: (request: ClientToolRequest) => Promise<ClientToolResult>,
+): Promise<string> {
+  const tools = await toAiSdkTools(executor, { ctx: { identity, clientToolsAvailable: true } }); // one per turn
+  for (;;) {
+    const result = await generateText({ model, tools, messages, stopWhen: [stepCountIs(10), () => turnFailure(tools) !== undefined] });
+    messages.push(...result.response.messages);
+    if (turnFailure(tools) !== undefined) throw turnFailure(tools);
+    const answers = await Promise.all((await clientToolCalls(tools)).map(askClient));
+    const reply = completeClientToolCalls(tools, answers); // records each answer through the executor
+    if (reply.content.length === 0) return result.text;
+    messages.push(reply);
+  }
+}

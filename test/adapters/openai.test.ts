@@ -1,0 +1,87 @@
+// The official openai client against a loopback Chat Completions server that
+// answers with canned tool calls: examples/openai.ts (the README snippet) runs
+// an http tool on a loopback backend and a client tool, and the second request
+// carries the stage's exact texts as role "tool" messages.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import OpenAI from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { answer } from "../../examples/openai.js";
+import { createTurn, InvalidOptionError } from "../../src/index.js";
+import { fromOpenAiToolCalls, runOpenAiToolCalls, toOpenAiToolMessages, toOpenAiTools } from "../../src/openai.js";
+import type { ClientToolRequest } from "../../src/index.js";
+import { modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
+
+function completion(message: Record<string, unknown>, finish: string): unknown {
+  return {
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1764633600,
+    model: "gpt-4.1",
+    choices: [{ index: 0, finish_reason: finish, logprobs: null, message: { role: "assistant", refusal: null, ...message } }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
+}
+
+const call = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
+
+test("examples/openai.ts: the second request carries each call's exact text, server results then the client's answer", async () => {
+  const { executor, backend, recorder } = await weatherTools();
+  const api = await modelApi([
+    completion({ content: null, tool_calls: [call("call_1", "get_weather", '{"city":"Paris"}'), call("call_2", "get_weather", '{"city":"Oslo"}'), call("call_3", "get_location", "{}")] }, "tool_calls"),
+    completion({ content: "Paris is at 21 degrees; Oslo's weather service is down." }, "stop"),
+  ]);
+  const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 });
+  const asked: ClientToolRequest[] = [];
+  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather here, in Paris and in Oslo?" }];
+
+  const text = await answer(openai, executor, { userId: "u-1" }, messages, async (request) => {
+    asked.push(request);
+    return { callId: request.callId, resultJson: '{"lat":48.85,"lon":2.35}' };
+  });
+
+  assert.equal(text, "Paris is at 21 degrees; Oslo's weather service is down.");
+  assert.deepEqual(asked, [{ callId: "call_3", name: "get_location", argumentsJson: "{}", consentMessage: 'Client tool "get_location" awaiting caller fulfillment' }]);
+  assert.deepEqual(backend.requests.map((r) => r.body).sort(), ['{"city":"Oslo"}', '{"city":"Paris"}']);
+  const [first, second] = api.bodies() as { tools: unknown; messages: unknown[] }[];
+  assert.equal(api.server.requests.length, 2);
+  assert.equal(api.server.requests[1]?.url, "/v1/chat/completions");
+  assert.deepEqual(first?.tools, [
+    { type: "function", function: { name: "get_location", description: "The user's location.", parameters: { type: "object" } } },
+    { type: "function", function: { name: "get_weather", description: "Current weather for a city.", parameters: WEATHER_SCHEMA } },
+  ]);
+  assert.deepEqual(second?.messages.slice(2), [
+    { role: "tool", tool_call_id: "call_1", content: '{\n  "city": "Paris",\n  "temp": 21\n}' },
+    { role: "tool", tool_call_id: "call_2", content: "Tool execution failed: HTTP 503: down" },
+    { role: "tool", tool_call_id: "call_3", content: '{"lat":48.85,"lon":2.35}' },
+  ]);
+  assert.deepEqual(
+    recorder.records.map((r) => [r.callId, r.status]).sort(),
+    [["call_1", "success"], ["call_2", "error"], ["call_3", "success"]],
+  );
+});
+
+test("runOpenAiToolCalls: one round of the turn, so the third identical call is not executed", async () => {
+  const { executor, backend } = await weatherTools();
+  const turn = createTurn(executor);
+  const round = await runOpenAiToolCalls(turn, { tool_calls: [1, 2, 3].map((i) => call(`c${i}`, "get_weather", '{"city":"Paris"}')) });
+  assert.equal(backend.count(), 2);
+  assert.deepEqual(round.pending, []);
+  assert.deepEqual(round.messages.map((m) => [m.tool_call_id, m.content.slice(0, 40)]), [
+    ["c3", 'Repeated call ignored: "get_weather" has'],
+    ["c1", '{\n  "city": "Paris",\n  "temp": 21\n}'],
+    ["c2", '{\n  "city": "Paris",\n  "temp": 21\n}'],
+  ]);
+});
+
+test("fromOpenAiToolCalls keeps the model's argument text, skips custom tool calls, and names a malformed entry", () => {
+  assert.deepEqual(fromOpenAiToolCalls({ tool_calls: [call("a", "x", '{"k": 1}'), { id: "b", type: "custom" }] }), [{ id: "a", name: "x", arguments: '{"k": 1}' }]);
+  assert.deepEqual(fromOpenAiToolCalls({ tool_calls: null }), []);
+  assert.throws(() => fromOpenAiToolCalls({ tool_calls: [{ id: 7, type: "function", function: { name: "x", arguments: "{}" } } as never] }), {
+    name: "InvalidOptionError",
+    message: "fromOpenAiToolCalls: tool_calls[0] must be { id: string, function: { name: string, arguments } }",
+  });
+  assert.throws(() => fromOpenAiToolCalls(null as never), (e: unknown) => e instanceof InvalidOptionError && e.message === "fromOpenAiToolCalls: message must be an assistant message object; got null");
+  assert.deepEqual(toOpenAiToolMessages([{ callId: "a", content: "t" }]), [{ role: "tool", tool_call_id: "a", content: "t" }]);
+  assert.deepEqual(toOpenAiTools([{ name: "n", description: "", inputSchema: {} }]), [{ type: "function", function: { name: "n", description: "", parameters: {} } }]);
+});
