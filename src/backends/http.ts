@@ -11,6 +11,7 @@ import {
   type HttpDispatcher,
   type HttpHeaderContext,
   type HttpInterpretation,
+  type HttpWireResponse,
 } from "../http/index.js";
 import {
   classifyHttpError,
@@ -53,12 +54,13 @@ export function httpExchange(
   if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
   // Never sent on a redirect to another origin: the credentials' header names (Authorization, Cookie and x-omnia-delegation always).
   const sensitiveHeaders = credentialHeaderNames(context.auth, context.headersFromSecret, context.injected);
-  return async (abort) => {
-    const response = await sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders });
+  // A `then`, not an async function: a suspended async frame stays on the heap while the call is in flight.
+  const interpret = (response: HttpWireResponse): HttpExchange => {
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;
     return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
   };
+  return (abort) => sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders }).then(interpret);
 }
 
 /**
