@@ -1,6 +1,6 @@
 import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/index.js";
 import type { HttpHandlerConfig } from "../manifest/index.js";
-import type { CircuitBreaker } from "../breaker/index.js";
+import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
 import {
   buildParsedHttpRequest,
   HttpStatusError,
@@ -19,6 +19,7 @@ import {
   runAbortableAttempt,
   type AttemptAbort,
   type AttemptOutcome,
+  type AttemptSettlement,
   type HttpRetryRules,
 } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
@@ -82,20 +83,33 @@ export function credentialHeaderNames(...records: readonly (Readonly<Record<stri
  * abandoned attempt counts as nothing.
  * @internal Does not follow semver.
  */
-export async function httpAttempt(
+export function httpAttempt(
   exchange: (abort: AttemptAbort) => Promise<HttpExchange>,
-  deps: {
-    readonly breaker: CircuitBreaker;
-    readonly clock: Clock;
-    readonly timeoutMs: number;
-    readonly rules: HttpRetryRules;
-    readonly logger: Logger;
-    readonly toolName: string;
-  },
+  deps: HttpAttemptDeps,
   signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome<BackendSuccess>> {
-  const ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-  const settled = await runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal });
+  // Not an async function: a suspended async frame would stay on the heap while the call is in flight.
+  let ticket: BreakerTicket;
+  try {
+    ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal }).then((settled) => settleAttempt(settled, ticket, deps));
+}
+
+/** What {@link httpAttempt} needs besides the exchange. @internal Does not follow semver. */
+export interface HttpAttemptDeps {
+  readonly breaker: CircuitBreaker;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  readonly rules: HttpRetryRules;
+  readonly logger: Logger;
+  readonly toolName: string;
+}
+
+/** The breaker accounting and the retry classification of one settled attempt. */
+function settleAttempt(settled: AttemptSettlement<HttpExchange>, ticket: BreakerTicket, deps: HttpAttemptDeps): AttemptOutcome<BackendSuccess> {
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();
