@@ -50,11 +50,11 @@ const result = await run(json ? { format: "quiet" } : { colors: false });
 const figures = opsPerSecond(result);
 if (json) {
   const summary = [
-    { name: "headers: toOutboundHeaders + promoteScalarParams, small identities first", value: figures[TARGET] ?? null, unit: "ops/s", min: 1_000_000 },
+    { name: "headers: toOutboundHeaders + promoteScalarParams, small identities first", value: figures[TARGET] ?? null, unit: "ops/s", min: 1_500_000 },
   ];
-  console.log(JSON.stringify({ area: "headers-cold", unit: "ops/s", target: { name: TARGET, min: 1_000_000 }, results: figures, summary }));
+  console.log(JSON.stringify({ area: "headers-cold", unit: "ops/s", target: { name: TARGET, min: 1_500_000 }, results: figures, summary }));
 } else {
   const target = figures[TARGET] ?? 0;
   console.log(`\nops/s\n  ${target.toLocaleString("en-US").padStart(12)}  ${TARGET}`);
-  console.log(`\ntarget ≥ 1,000,000 ops/s: ${target >= 1_000_000 ? "met" : "NOT met"} (${target.toLocaleString("en-US")})`);
+  console.log(`\ntarget ≥ 1,500,000 ops/s: ${target >= 1_500_000 ? "met" : "NOT met"} (${target.toLocaleString("en-US")})`);
 }

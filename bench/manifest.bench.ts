@@ -2,7 +2,12 @@
 //
 // 1. loadToolRegistry on a generated 1,000-handler manifest, relative to a plain
 //    yaml.parse of the same text. Target: <= 3x.
-// 2. reconcileTools as the pack and the registry double in size. Target: linear,
+// 2. A 10,000-tool manifest as YAML, as JSON text, as JSON text with one unknown
+//    field (a warning with its line) and as a parsed object. Targets: JSON text
+//    loads >= 5x faster than the same manifest in YAML; YAML <= 1.2x yaml.parse.
+//    Timed as whole loads (a few per variant, interleaved), not with mitata: one
+//    load takes seconds.
+// 3. reconcileTools as the pack and the registry double in size. Target: linear,
 //    <= 2.2x per doubling.
 //
 // Run alone: node --expose-gc --import tsx bench/manifest.bench.ts [--json]
@@ -63,6 +68,55 @@ const manifest = stringify({
   spec: { handlers: Array.from({ length: HANDLERS }, (_, i) => handler(i)) },
 });
 if (loadToolRegistry(manifest).handlers.length !== HANDLERS) throw new Error("bench manifest did not load");
+
+const LARGE = 10_000;
+const largeObject = {
+  apiVersion: "omnia.altairalabs.ai/v1alpha1",
+  kind: "ToolRegistry",
+  metadata: { name: "large" },
+  spec: { handlers: Array.from({ length: LARGE }, (_, i) => handler(7 + 20 * (i >> 3) + (i % 8)) ) },
+};
+for (const [i, h] of largeObject.spec.handlers.entries()) {
+  h.name = `http-${i}`;
+  (h.tool as { name: string }).name = `tool_${i}`;
+}
+const largeYaml = stringify(largeObject);
+const largeJson = JSON.stringify(largeObject, null, 2);
+// One unknown field near the end: its warning carries a line, so the lookup runs over the text.
+const lastTimeout = largeJson.lastIndexOf('"timeout": "10s"');
+const largeJsonWarning = `${largeJson.slice(0, lastTimeout)}"colour": "red",\n        ${largeJson.slice(lastTimeout)}`;
+const warned = loadToolRegistry(largeJsonWarning).warnings;
+if (warned.length !== 1 || warned[0]?.line === undefined) throw new Error(`bench: expected one warning with a line; got ${JSON.stringify(warned)}`);
+if (loadToolRegistry(largeYaml).tools.length !== LARGE || loadToolRegistry(largeJson).tools.length !== LARGE) throw new Error("bench: large manifest did not load");
+
+/** Median ms of whole runs of each variant, interleaved (A B C ... C B A per cycle). */
+function timeWhole(variants: Record<string, () => unknown>, cycles: number): Record<string, number> {
+  const names = Object.keys(variants);
+  const times = new Map<string, number[]>(names.map((n) => [n, []]));
+  for (let c = 0; c < cycles; c++) {
+    for (const name of c % 2 === 0 ? names : [...names].reverse()) {
+      const t0 = performance.now();
+      variants[name]!();
+      times.get(name)!.push(performance.now() - t0);
+    }
+  }
+  const out: Record<string, number> = {};
+  for (const name of names) {
+    const sorted = times.get(name)!.sort((a, b) => a - b);
+    out[name] = sorted[sorted.length >> 1] as number;
+  }
+  return out;
+}
+const large = timeWhole(
+  {
+    "yaml.parse": () => parse(largeYaml),
+    "load YAML": () => loadToolRegistry(largeYaml),
+    "load JSON text": () => loadToolRegistry(largeJson),
+    "load JSON text, one warning": () => loadToolRegistry(largeJsonWarning),
+    "load parsed object": () => loadToolRegistry(largeObject),
+  },
+  5,
+);
 
 /** A pack with n/20 prompts of 20 entries and a registry serving about n names (10% of each side unmatched). */
 function reconcileInput(n: number): { pack: ReconcilablePack; served: string[] } {
@@ -129,18 +183,34 @@ const figures = {
   statistic: "median",
   manifest: { handlers: HANDLERS, bytes: manifest.length, yamlParseMs: round(parseMs), loadToolRegistryMs: round(loadMs), ratio: round(loadMs / parseMs), target: 3 },
   reconcile: { sizes: SIZES, ms: reconcileMs.map(round), doublingRatios: doublingRatios.map(round), maxDoublingRatio: round(Math.max(...doublingRatios)), overallPerDoubling: round(overall(reconcileMs)), target: 2.2 },
+  large: {
+    tools: LARGE,
+    yamlBytes: largeYaml.length,
+    jsonBytes: largeJson.length,
+    ms: Object.fromEntries(Object.entries(large).map(([k, v]) => [k, round(v)])),
+    yamlOverJson: round((large["load YAML"] as number) / (large["load JSON text"] as number)),
+    yamlOverJsonWithWarning: round((large["load YAML"] as number) / (large["load JSON text, one warning"] as number)),
+    yamlOverObject: round((large["load YAML"] as number) / (large["load parsed object"] as number)),
+    yamlOverYamlParse: round((large["load YAML"] as number) / (large["yaml.parse"] as number)),
+  },
   baselineSet: { sizes: SIZES, ms: baselineMs.map(round), doublingRatios: baselineRatios.map(round), overallPerDoubling: round(overall(baselineMs)) },
 };
 
 if (json) {
   const summary = [
     { name: "manifest: loadToolRegistry / yaml.parse (1,000 handlers)", value: figures.manifest.ratio, unit: "ratio", max: 3 },
+    { name: `manifest: ${LARGE} tools, YAML load time / JSON text load time`, value: figures.large.yamlOverJson, unit: `ratio (JSON with one warning ${figures.large.yamlOverJsonWithWarning}, parsed object ${figures.large.yamlOverObject})`, min: 5 },
+    { name: `manifest: ${LARGE} tools, YAML load / yaml.parse`, value: figures.large.yamlOverYamlParse, unit: `ratio (${round(large["load YAML"] as number)} ms / ${round(large["yaml.parse"] as number)} ms)`, max: 1.2 },
     { name: "reconcile: time per doubling (1k -> 8k, geometric mean)", value: figures.reconcile.overallPerDoubling, unit: `ratio (steps ${figures.reconcile.doublingRatios.join(", ")})`, max: 2.2 },
     { name: "reconcile baseline: Set build + lookups per doubling", value: figures.baselineSet.overallPerDoubling, unit: `ratio (steps ${figures.baselineSet.doublingRatios.join(", ")})` },
   ];
   console.log(JSON.stringify({ area: "manifest", ...figures, summary }));
 } else {
   console.log(`\nloadToolRegistry / yaml.parse on ${HANDLERS} handlers: ${figures.manifest.ratio}x (target <= 3x)`);
+  console.log(`${LARGE} tools, median ms: ${JSON.stringify(figures.large.ms)}`);
+  console.log(
+    `  YAML / JSON text ${figures.large.yamlOverJson}x (target >= 5), YAML / JSON with one warning ${figures.large.yamlOverJsonWithWarning}x, YAML / parsed object ${figures.large.yamlOverObject}x; YAML load / yaml.parse ${figures.large.yamlOverYamlParse}x (target <= 1.2)`,
+  );
   console.log(
     `reconcileTools time ratio per doubling: ${figures.reconcile.doublingRatios.join(", ")}; over the range ${figures.reconcile.overallPerDoubling} (target <= 2.2x)`,
   );

@@ -1,6 +1,6 @@
 import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/index.js";
 import type { HttpHandlerConfig } from "../manifest/index.js";
-import type { CircuitBreaker } from "../breaker/index.js";
+import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
 import {
   buildParsedHttpRequest,
   HttpStatusError,
@@ -11,6 +11,7 @@ import {
   type HttpDispatcher,
   type HttpHeaderContext,
   type HttpInterpretation,
+  type HttpWireResponse,
 } from "../http/index.js";
 import {
   classifyHttpError,
@@ -18,6 +19,7 @@ import {
   runAbortableAttempt,
   type AttemptAbort,
   type AttemptOutcome,
+  type AttemptSettlement,
   type HttpRetryRules,
 } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
@@ -53,12 +55,13 @@ export function httpExchange(
   if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
   // Never sent on a redirect to another origin: the credentials' header names (Authorization, Cookie and x-omnia-delegation always).
   const sensitiveHeaders = credentialHeaderNames(context.auth, context.headersFromSecret, context.injected);
-  return async (abort) => {
-    const response = await sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders });
+  // A `then`, not an async function: a suspended async frame stays on the heap while the call is in flight.
+  const interpret = (response: HttpWireResponse): HttpExchange => {
     const raw = response.headers["retry-after"];
     const retryAfter = Array.isArray(raw) ? raw[0] : raw;
     return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
   };
+  return (abort) => sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders }).then(interpret);
 }
 
 /**
@@ -80,20 +83,33 @@ export function credentialHeaderNames(...records: readonly (Readonly<Record<stri
  * abandoned attempt counts as nothing.
  * @internal Does not follow semver.
  */
-export async function httpAttempt(
+export function httpAttempt(
   exchange: (abort: AttemptAbort) => Promise<HttpExchange>,
-  deps: {
-    readonly breaker: CircuitBreaker;
-    readonly clock: Clock;
-    readonly timeoutMs: number;
-    readonly rules: HttpRetryRules;
-    readonly logger: Logger;
-    readonly toolName: string;
-  },
+  deps: HttpAttemptDeps,
   signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome<BackendSuccess>> {
-  const ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-  const settled = await runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal });
+  // Not an async function: a suspended async frame would stay on the heap while the call is in flight.
+  let ticket: BreakerTicket;
+  try {
+    ticket = deps.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return runAbortableAttempt(exchange, { clock: deps.clock, timeoutMs: deps.timeoutMs, signal }).then((settled) => settleAttempt(settled, ticket, deps));
+}
+
+/** What {@link httpAttempt} needs besides the exchange. @internal Does not follow semver. */
+export interface HttpAttemptDeps {
+  readonly breaker: CircuitBreaker;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  readonly rules: HttpRetryRules;
+  readonly logger: Logger;
+  readonly toolName: string;
+}
+
+/** The breaker accounting and the retry classification of one settled attempt. */
+function settleAttempt(settled: AttemptSettlement<HttpExchange>, ticket: BreakerTicket, deps: HttpAttemptDeps): AttemptOutcome<BackendSuccess> {
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();

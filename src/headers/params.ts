@@ -16,10 +16,19 @@ interface ParamKey {
 const SHORT_LIST = 16;
 
 /** Argument name → its `x-omnia-param-<PascalCase>` header. */
-const PARAM_KEYS = new NameCache<ParamKey>((name) => {
+function paramKey(name: string): ParamKey {
   const key = OmniaHeader.PARAM_PREFIX + toPascalCase(name);
   return { key, lower: key.toLowerCase(), valid: isValidHeaderName(key) };
-});
+}
+
+/** The memo of {@link paramKey} for the names of typical calls (which repeat from call to call). */
+const PARAM_KEYS = new NameCache<ParamKey>(paramKey);
+
+/**
+ * Past this many arguments in one call the memo is bypassed: such names rarely repeat, and a
+ * memo that fills and empties every 512 names is one more hash table per key to grow and miss.
+ */
+const MEMO_ARGS = 64;
 
 /**
  * Options of the header builders.
@@ -88,6 +97,7 @@ export function putScalarParams(out: Record<string, string>, obj: Record<string,
   let lowers: string[] | undefined;
   let keys: string[] | undefined;
   let written: Map<string, string> | undefined;
+  let seen = 0;
   for (const name in obj) {
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
     const v = obj[name];
@@ -96,7 +106,7 @@ export function putScalarParams(out: Record<string, string>, obj: Record<string,
     else if (typeof v === "number") s = goFormatFloat(v);
     else if (typeof v === "boolean") s = v ? "true" : "false";
     else continue;
-    const param = PARAM_KEYS.get(name);
+    const param = ++seen <= MEMO_ARGS ? PARAM_KEYS.get(name) : paramKey(name);
     if (!param.valid) {
       logger?.debug("headers: skipped a parameter header with an invalid name", { header: param.key });
       continue;

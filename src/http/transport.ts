@@ -155,43 +155,85 @@ const REDIRECT_DRAIN_BYTES = 64 * 1024;
  * send (an invalid method or header).
  * @internal Does not follow semver.
  */
-export async function sendHttpRequest(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
-  const hook = options.abort ?? (options.signal === undefined ? undefined : abortHookOf(options.signal));
-  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
-  const maxBody = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
-  const maxErrorBody = options.maxErrorBodyBytes ?? 513;
-  let method = request.method;
-  let body = request.body;
-  let headers = wireHeaders(request.headers);
-  let url = parseUrl(request.url, method, request.redactQuery);
-  for (let redirects = 0; ; redirects++) {
+export function sendHttpRequest(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
+  // Not an async function: the common call (no redirect) holds no suspended frame while it waits for
+  // the response; only a redirect goes on in the async loop of `follow`.
+  let send: Sending;
+  try {
+    const hook = options.abort ?? (options.signal === undefined ? undefined : abortHookOf(options.signal));
+    send = {
+      dispatcher,
+      request,
+      options,
+      hook,
+      maxBody: options.maxBodyBytes ?? MAX_RESPONSE_BYTES,
+      maxErrorBody: options.maxErrorBodyBytes ?? 513,
+      method: request.method,
+      body: request.body,
+      headers: wireHeaders(request.headers),
+      url: parseUrl(request.url, request.method, request.redactQuery),
+    };
     if (hook?.aborted === true) throw hook.reason;
-    const response = await new Promise<Received>((resolve, reject) => {
-      const handler = new ResponseReader(resolve, reject, hook, maxBody, maxErrorBody, request.method, url, body !== undefined && body !== "");
-      try {
-        dispatcher.dispatch({ origin: url.origin, path: url.path, method, headers, body: body ?? null }, handler);
-      } catch (e) {
-        handler.onResponseError(null, e as Error);
-      }
-    });
-    if (response.redirect !== undefined) {
-      if (redirects >= maxRedirects) {
-        throw new HttpTransportError(`${goMethod(request.method)} ${JSON.stringify(url.redacted)}: stopped after ${maxRedirects} redirects`, false);
-      }
-      const next = response.next as ParsedUrl;
-      if (response.status <= 303 && method !== "HEAD") {
-        method = "GET";
-        body = undefined;
-        headers = withoutHeaders(headers, (name) => name === "content-type" || name === "content-length");
-      }
-      if (next.origin !== url.origin) {
-        const caller = options.sensitiveHeaders;
-        headers = withoutHeaders(headers, (name) => ALWAYS_SENSITIVE_HEADERS.has(name) || caller?.has(name) === true);
-      }
-      url = next;
-      continue;
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return receive(send).then((response) => (response.redirect === undefined ? wireResponse(response, 0) : follow(send, response)));
+}
+
+/** One request on its way, with what a redirect changes (method, body, headers, url). */
+interface Sending {
+  readonly dispatcher: HttpDispatcher;
+  readonly request: HttpRequestShape;
+  readonly options: SendOptions;
+  readonly hook: AbortHook | undefined;
+  readonly maxBody: number;
+  readonly maxErrorBody: number;
+  method: string;
+  body: HttpRequestShape["body"];
+  headers: Readonly<Record<string, string>>;
+  url: ParsedUrl;
+}
+
+function wireResponse(response: Received, redirects: number): HttpWireResponse {
+  return { status: response.status, headers: response.headers, body: response.body, truncated: response.truncated, redirects };
+}
+
+/** One exchange of `send` as it stands. */
+function receive(send: Sending): Promise<Received> {
+  const { request, url, body } = send;
+  return new Promise<Received>((resolve, reject) => {
+    const handler = new ResponseReader(resolve, reject, send.hook, send.maxBody, send.maxErrorBody, request.method, url, body !== undefined && body !== "");
+    try {
+      send.dispatcher.dispatch({ origin: url.origin, path: url.path, method: send.method, headers: send.headers, body: body ?? null }, handler);
+    } catch (e) {
+      handler.onResponseError(null, e as Error);
     }
-    return { status: response.status, headers: response.headers, body: response.body, truncated: response.truncated, redirects };
+  });
+}
+
+/** The redirects after the first response, as the loop Go's client runs. */
+async function follow(send: Sending, first: Received): Promise<HttpWireResponse> {
+  const { request, options, hook } = send;
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  let response = first;
+  for (let redirects = 0; ; redirects++) {
+    if (response.redirect === undefined) return wireResponse(response, redirects);
+    if (redirects >= maxRedirects) {
+      throw new HttpTransportError(`${goMethod(request.method)} ${JSON.stringify(send.url.redacted)}: stopped after ${maxRedirects} redirects`, false);
+    }
+    const next = response.next as ParsedUrl;
+    if (response.status <= 303 && send.method !== "HEAD") {
+      send.method = "GET";
+      send.body = undefined;
+      send.headers = withoutHeaders(send.headers, (name) => name === "content-type" || name === "content-length");
+    }
+    if (next.origin !== send.url.origin) {
+      const caller = options.sensitiveHeaders;
+      send.headers = withoutHeaders(send.headers, (name) => ALWAYS_SENSITIVE_HEADERS.has(name) || caller?.has(name) === true);
+    }
+    send.url = next;
+    if (hook?.aborted === true) throw hook.reason;
+    response = await receive(send);
   }
 }
 

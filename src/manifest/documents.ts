@@ -3,8 +3,8 @@
 import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import type { Document, LineCounter } from "yaml";
-import { jsonTextTooDeep } from "../core/index.js";
 import { aliasExpansionProblem } from "../yaml-limits/index.js";
+import { jsonLineLookup } from "./json-lines.js";
 import type { PathSegment } from "./issues.js";
 import type { ManifestIssue } from "./types.js";
 
@@ -53,12 +53,13 @@ export function readDocuments(input: ManifestInput, errors: ManifestIssue[], war
 }
 
 function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue[]): SourceDocument[] {
-  // JSON is the common machine-written form: parse it natively, and fall back to the
-  // YAML parser (a superset of JSON) only to report a syntax error with its line.
+  // JSON is the common machine-written form: parse it natively (lines come from a scan
+  // of the text), and fall back to the YAML parser (a superset of JSON) only to report
+  // a syntax error with its line.
   const first = /\S/.exec(text)?.[0];
   if (first === "{" || first === "[") {
     try {
-      return [{ value: JSON.parse(text) as unknown, prefix: [], lineOf: lazyLines(text) }];
+      return [{ value: JSON.parse(text) as unknown, prefix: [], lineOf: jsonLineLookup(text) }];
     } catch {
       // fall through to YAML
     }
@@ -106,26 +107,6 @@ function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue
 function firstLine(message: string): string {
   const line = message.split("\n", 1)[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, "");
-}
-
-/**
- * Line lookup for JSON parsed natively: the YAML parser (JSON is YAML) builds the node
- * positions only when an issue or a warning asks for a line.
- */
-function lazyLines(text: string): SourceDocument["lineOf"] {
-  let lookup: SourceDocument["lineOf"] | undefined;
-  return (path) => {
-    // Text nested too deep is refused anyway; the YAML parser must not see it (it can exhaust memory).
-    if (lookup === undefined && jsonTextTooDeep(text)) lookup = noLine;
-    if (lookup === undefined) {
-      const { LineCounter, parseAllDocuments } = yaml();
-      const lineCounter = new LineCounter();
-      const parsed = parseAllDocuments(text, { lineCounter });
-      const doc = Array.isArray(parsed) && parsed.length === 1 ? (parsed[0] as Document.Parsed) : undefined;
-      lookup = doc !== undefined && doc.errors.length === 0 ? (p) => lineOfNode(doc, lineCounter, p) : noLine;
-    }
-    return lookup(path);
-  };
 }
 
 function lineOfNode(doc: Document.Parsed, lineCounter: LineCounter, path: readonly PathSegment[]): number | undefined {

@@ -123,55 +123,89 @@ export interface RetryOptions {
  * @throws AbortedError (`ERR_OMNIA_ABORTED`) when the caller's signal aborts
  * @internal Does not follow semver.
  */
-export async function runWithRetry<T>(
+export function runWithRetry<T>(
   attemptFn: (context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>,
   options: RetryOptions = {},
 ): Promise<RetryResult<T>> {
-  const policy = createRetryPolicy(options.policy);
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? Math.random;
-  const logger = options.logger ?? noopLogger;
-  const { signal, onRetry } = options;
-  const max = policy.maxAttempts;
+  // Promise chains, not an async loop: a call in flight holds no suspended frame (its generator
+  // object, register file and context) while its attempt runs; only the chain's closures.
+  let run: RetryRun<T>;
+  try {
+    const policy = createRetryPolicy(options.policy);
+    run = {
+      attemptFn,
+      policy,
+      max: policy.maxAttempts,
+      clock: options.clock ?? systemClock,
+      random: options.random ?? Math.random,
+      logger: options.logger ?? noopLogger,
+      signal: options.signal,
+      onRetry: options.onRetry,
+    };
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return attemptAt(run, 1);
+}
 
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted === true) throw abortedError("retry", signal);
-    let outcome: AttemptOutcome<T>;
-    try {
-      outcome = await attemptFn({ attempt, signal });
-    } catch (thrown) {
-      outcome = fromThrown(thrown, signal);
-    }
-    switch (outcome.kind) {
-      case "success":
-        return { status: "success", value: outcome.value, attempts: attempt };
-      case "abandoned":
-        throw outcome.error ?? (signal === undefined ? new AbortedError("retry: the attempt was abandoned") : abortedError("retry", signal));
-      case "rejected":
-        return { status: "failure", error: outcome.error, attempts: attempt };
-      case "failure": {
-        const error = outcome.error;
-        // Abandoned is decided from the caller's signal, never from how the attempt reported it.
-        if (signal !== undefined && isAborted(signal)) throw abortedError("retry", signal);
-        // A breaker rejection is never retried and never wrapped: while open, calls fail at once.
-        if (max <= 1 || isCircuitOpen(error)) return { status: "failure", error, attempts: attempt };
-        if (attempt >= max) {
-          logger.info("retries exhausted", { attempts: max, error: error.message });
-          return { status: "failure", error: new RetriesExhaustedError(max, error), attempts: attempt };
-        }
-        if (!outcome.retryable) return { status: "failure", error, attempts: attempt };
-        const delayMs = computeBackoffDelay(policy, attempt - 1, random(), outcome.retryAfterMs ?? 0);
-        logger.debug("retry attempt", { attempt, maxAttempts: max, delay: delayMs, error: error.message });
-        if (onRetry !== undefined) {
-          try {
-            onRetry({ attempt, maxAttempts: max, delayMs, error });
-          } catch (hookError) {
-            logger.error("retry: onRetry threw", { error: hookError });
-          }
-        }
-        await sleep(clock, delayMs, signal);
-        break;
+interface RetryRun<T> {
+  readonly attemptFn: (context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>;
+  readonly policy: ReturnType<typeof createRetryPolicy>;
+  readonly max: number;
+  readonly clock: NonNullable<RetryOptions["clock"]>;
+  readonly random: () => number;
+  readonly logger: NonNullable<RetryOptions["logger"]>;
+  readonly signal: AbortSignal | undefined;
+  readonly onRetry: RetryOptions["onRetry"];
+}
+
+/** Attempt number `attempt`, then what its outcome decides. */
+function attemptAt<T>(run: RetryRun<T>, attempt: number): Promise<RetryResult<T>> {
+  const { signal } = run;
+  if (signal?.aborted === true) return Promise.reject(abortedError("retry", signal));
+  let pending: Promise<AttemptOutcome<T>>;
+  try {
+    pending = Promise.resolve(run.attemptFn({ attempt, signal }));
+  } catch (thrown) {
+    pending = Promise.resolve(fromThrown<T>(thrown, signal));
+  }
+  return pending.then(
+    (outcome) => decide(run, attempt, outcome),
+    (thrown: unknown) => decide(run, attempt, fromThrown<T>(thrown, signal)),
+  );
+}
+
+/** The result of an attempt's outcome, or the next attempt after the backoff sleep; throws when the call is abandoned. */
+function decide<T>(run: RetryRun<T>, attempt: number, outcome: AttemptOutcome<T>): RetryResult<T> | Promise<RetryResult<T>> {
+  const { signal, max, logger, onRetry } = run;
+  switch (outcome.kind) {
+    case "success":
+      return { status: "success", value: outcome.value, attempts: attempt };
+    case "abandoned":
+      throw outcome.error ?? (signal === undefined ? new AbortedError("retry: the attempt was abandoned") : abortedError("retry", signal));
+    case "rejected":
+      return { status: "failure", error: outcome.error, attempts: attempt };
+    case "failure": {
+      const error = outcome.error;
+      // Abandoned is decided from the caller's signal, never from how the attempt reported it.
+      if (signal !== undefined && isAborted(signal)) throw abortedError("retry", signal);
+      // A breaker rejection is never retried and never wrapped : while open, calls fail at once.
+      if (max <= 1 || isCircuitOpen(error)) return { status: "failure", error, attempts: attempt };
+      if (attempt >= max) {
+        logger.info("retries exhausted", { attempts: max, error: error.message });
+        return { status: "failure", error: new RetriesExhaustedError(max, error), attempts: attempt };
       }
+      if (!outcome.retryable) return { status: "failure", error, attempts: attempt };
+      const delayMs = computeBackoffDelay(run.policy, attempt - 1, run.random(), outcome.retryAfterMs ?? 0);
+      logger.debug("retry attempt", { attempt, maxAttempts: max, delay: delayMs, error: error.message });
+      if (onRetry !== undefined) {
+        try {
+          onRetry({ attempt, maxAttempts: max, delayMs, error });
+        } catch (hookError) {
+          logger.error("retry: onRetry threw", { error: hookError });
+        }
+      }
+      return sleep(run.clock, delayMs, signal).then(() => attemptAt(run, attempt + 1));
     }
   }
 }

@@ -76,13 +76,17 @@ export async function runAttempts(rt: ExecutorRuntime, state: CallState): Promis
   return rt.report.fail(state, asOmniaError(result.error));
 }
 
-/** Each attempt of `prepared`, counting those that got past the breaker (a rejection throws before the count). */
+/**
+ * Each attempt of `prepared`, counting those that got past the breaker (a rejection throws before the count).
+ * A `then`, not an async function: a suspended async frame (its generator object, register file and
+ * context) stays on the heap for as long as the call is in flight.
+ */
 function counted(state: CallState, prepared: PreparedCall): (a: AttemptContext) => Promise<AttemptOutcome<BackendSuccess>> {
-  return async (a) => {
-    const out = await prepared.attempt(a.signal);
+  const count = (out: AttemptOutcome<BackendSuccess>): AttemptOutcome<BackendSuccess> => {
     state.attempts++;
     return out;
   };
+  return (a) => prepared.attempt(a.signal).then(count);
 }
 
 function closedWhileInFlight(rt: ExecutorRuntime): ClosedError {

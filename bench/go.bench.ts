@@ -1,0 +1,148 @@
+// The HTTP tool call through executor.execute() against the same call made by
+// Go's net/http client, the client Omnia's runtime uses (bench/go/main.go: POST
+// with the identity headers, body read through a 10 MiB cap and parsed as
+// JSON), 64 in flight each, both against one backend in a separate Go process
+// on loopback. Rounds interleave in palindromes (N G G N ...), so that load on
+// this shared machine falls on both. The CPU per call is each client process's
+// own (user + system). Targets: omnia-tools / Go calls/s >= 1.10, CPU per
+// call <= 0.9 x Go's. Needs a Go toolchain (`go` on PATH, Go >= 1.18); without
+// one the area prints a line saying so and reports no figure. CI does not run it.
+// Run alone: node --expose-gc --import tsx bench/go.bench.ts [--json]
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
+import { createToolExecutor } from "../src/executor/index.js";
+import { buildHttpRequest } from "../src/http/index.js";
+import type { Identity } from "../src/headers/index.js";
+import { drive } from "./support.js";
+
+const JSON_ONLY = process.argv.includes("--json");
+const CALLS = 4_000; // per round
+const IN_FLIGHT = 64;
+const CYCLES = 6;
+const TARGET_RATE = 1.1;
+const TARGET_CPU = 0.9;
+
+function report(rows: { name: string; value: number | null; unit: string; min?: number; max?: number }[], extra: object, lines: string[]): void {
+  if (JSON_ONLY) console.log(JSON.stringify({ area: "go", ...extra, summary: rows }));
+  else for (const line of lines) console.log(line);
+}
+
+const version = spawnSync("go", ["version"], { encoding: "utf8" });
+if (version.error !== undefined || version.status !== 0) {
+  const line = "go: skipped: no Go toolchain on PATH (`go version` failed); install Go >= 1.18 (Debian: apt-get install golang-go) to compare with net/http";
+  process.stderr.write(`${line}\n`);
+  report([{ name: "go: skipped, no Go toolchain", value: null, unit: "" }], { skipped: line }, [line]);
+  process.exit(0);
+}
+
+// Built from the source next to this file (bench/go/ under the repository, also when run compiled from .bench-out/).
+const here = dirname(fileURLToPath(import.meta.url));
+const source = [resolve(here, "go/main.go"), resolve(here, "../../bench/go/main.go")].find((p) => existsSync(p));
+if (source === undefined) throw new Error("go: bench/go/main.go not found");
+const work = mkdtempSync(join(tmpdir(), "omnia-go-bench-"));
+const binary = join(work, "go-bench");
+const built = spawnSync("go", ["build", "-o", binary, source], { encoding: "utf8", cwd: work });
+if (built.status !== 0) throw new Error(`go: go build failed: ${built.stderr}`);
+
+const backend = spawn(binary, ["backend"], { stdio: ["ignore", "pipe", "inherit"] });
+const port = await new Promise<number>((ok) => createInterface({ input: backend.stdout }).once("line", (l) => ok(Number(l))));
+const url = `http://127.0.0.1:${port}/v1/weather`;
+
+const registry = loadToolRegistry(`
+handlers:
+  - name: weather-api
+    type: http
+    tool: { name: get_weather, description: Current weather and forecast, inputSchema: { type: object } }
+    httpConfig:
+      endpoint: ${url}
+      method: POST
+`);
+const identity: Identity = {
+  agentName: "support-agent",
+  namespace: "prod",
+  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
+  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
+  userId: "u-7f3a9c",
+  userEmail: "alice@example.com",
+  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
+};
+const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
+const ARGS = '{"city":"Paris","units":"metric","days":3}';
+const executor = createToolExecutor({ registry, agent });
+const call = { id: "call-1", name: "get_weather", arguments: ARGS };
+const ctx = { identity };
+// The Go client sends exactly the request the executor sends.
+const wire = buildHttpRequest(registry.getHandler("weather-api") as HttpHandlerConfig, ARGS, { identity, agent, auth: {}, headersFromSecret: {} });
+const specFile = join(work, "spec.json");
+writeFileSync(specFile, JSON.stringify({ url: wire.url, headers: wire.headers, body: wire.body ?? "", calls: CALLS, inFlight: IN_FLIGHT, rounds: 2 * CYCLES }));
+const goClient = spawn(binary, ["client", specFile], { stdio: ["pipe", "pipe", "inherit"] });
+const goLines = createInterface({ input: goClient.stdout })[Symbol.asyncIterator]();
+
+async function goRound(): Promise<{ ms: number; cpuMs: number }> {
+  goClient.stdin.write("r");
+  const next = await goLines.next();
+  if (next.done === true) throw new Error("go: the Go client ended early");
+  return JSON.parse(next.value as string) as { ms: number; cpuMs: number };
+}
+const nodeRound = async (): Promise<{ ms: number; cpuMs: number }> =>
+  drive(async () => {
+    const out = await executor.execute(call, ctx);
+    if (out.status !== "success") throw new Error(`go: executor call failed: ${JSON.stringify(out)}`);
+  }, CALLS, IN_FLIGHT);
+
+await drive(async () => void (await executor.execute(call, ctx)), 5_000, IN_FLIGHT); // warm-up
+const rates: number[] = [];
+let nodeMs = 0, nodeCpu = 0, goMs = 0, goCpu = 0;
+for (let c = 0; c < CYCLES; c++) {
+  const n1 = await nodeRound();
+  const g1 = await goRound();
+  const g2 = await goRound();
+  const n2 = await nodeRound();
+  rates.push((g1.ms + g2.ms) / (n1.ms + n2.ms));
+  nodeMs += n1.ms + n2.ms;
+  nodeCpu += n1.cpuMs + n2.cpuMs;
+  goMs += g1.ms + g2.ms;
+  goCpu += g1.cpuMs + g2.cpuMs;
+}
+goClient.stdin.end();
+goClient.kill();
+backend.kill();
+await executor.close();
+rmSync(work, { recursive: true, force: true });
+
+const calls = 2 * CYCLES * CALLS;
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+const sorted = [...rates].sort((a, b) => a - b);
+const median = round3(((sorted[(sorted.length - 1) >> 1] as number) + (sorted[sorted.length >> 1] as number)) / 2);
+const nodeCpuUs = round3((nodeCpu * 1000) / calls);
+const goCpuUs = round3((goCpu * 1000) / calls);
+const cpuRatio = round3(nodeCpuUs / goCpuUs);
+const figures = {
+  go: version.stdout.trim(),
+  inFlight: IN_FLIGHT,
+  callsPerRound: CALLS,
+  cycles: CYCLES,
+  executor: { callsPerSec: Math.round((calls / nodeMs) * 1000), cpuUsPerCall: nodeCpuUs },
+  goNetHttp: { callsPerSec: Math.round((calls / goMs) * 1000), cpuUsPerCall: goCpuUs },
+  callsPerSecRatio: { median, min: round3(sorted[0] as number), max: round3(sorted[sorted.length - 1] as number) },
+  cpuPerCallRatio: cpuRatio,
+};
+report(
+  [
+    { name: "go: execute / Go net/http calls/s", value: median, unit: `ratio (cycles ${figures.callsPerSecRatio.min}-${figures.callsPerSecRatio.max}; ${figures.go})`, min: TARGET_RATE },
+    { name: "go: execute CPU per call / Go's", value: cpuRatio, unit: `ratio (${nodeCpuUs} us / ${goCpuUs} us)`, max: TARGET_CPU },
+  ],
+  figures,
+  [
+    `HTTP tool call, ${IN_FLIGHT} in flight, ${CALLS} calls per round, ${CYCLES} palindrome cycles; backend: a separate Go process (${figures.go})`,
+    `  execute()     ${figures.executor.callsPerSec} calls/s, CPU ${nodeCpuUs} us/call`,
+    `  Go net/http   ${figures.goNetHttp.callsPerSec} calls/s, CPU ${goCpuUs} us/call`,
+    `  calls/s ratio ${median} (median of cycles; range ${figures.callsPerSecRatio.min}-${figures.callsPerSecRatio.max}; target >= ${TARGET_RATE})`,
+    `  CPU per call ratio ${cpuRatio} (target <= ${TARGET_CPU})`,
+  ],
+);
