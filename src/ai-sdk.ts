@@ -12,4 +12,4 @@ export type { AiSdkToolExecutor, AiSdkToolsOptions, AiSdkCallContext } from "./a
 export type { TurnOptions, TurnExecutor, TurnExecuteHooks, TurnOutcome, TurnToolCall } from "./turn/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";
 export type { PromptPack, PackPrompt, PackToolDefinition, ToolDescriptor, HandlerType, ToolExecution } from "./manifest/index.js";
-export type { JsonValue, JsonObject, Logger, LogFields } from "./core/index.js";
+export type { JsonValue, JsonObject, Logger, LogFields, ToolHandlerType } from "./core/index.js";

@@ -20,6 +20,8 @@ export {
   ListToolsResponseSchema,
   ToolInfoSchema,
 } from "./grpc/index.js";
+export { ErrorCode, OmniaToolsError } from "./core/index.js";
+export type { OmniaToolsErrorOptions, Clock, TimerHandle, JsonObject, JsonValue, Logger, LogFields } from "./core/index.js";
 export type {
   GrpcStatusCodeName,
   ToolServiceClient,
