@@ -14,11 +14,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
+import type { HttpHandlerConfig } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
-import type { Identity } from "../src/headers/index.js";
 import { drive } from "./support.js";
+import { identity, agent, ARGS, weatherRegistry } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = 4_000; // per round
@@ -53,26 +53,7 @@ const backend = spawn(binary, ["backend"], { stdio: ["ignore", "pipe", "inherit"
 const port = await new Promise<number>((ok) => createInterface({ input: backend.stdout }).once("line", (l) => ok(Number(l))));
 const url = `http://127.0.0.1:${port}/v1/weather`;
 
-const registry = loadToolRegistry(`
-handlers:
-  - name: weather-api
-    type: http
-    tool: { name: get_weather, description: Current weather and forecast, inputSchema: { type: object } }
-    httpConfig:
-      endpoint: ${url}
-      method: POST
-`);
-const identity: Identity = {
-  agentName: "support-agent",
-  namespace: "prod",
-  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
-  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
-  userId: "u-7f3a9c",
-  userEmail: "alice@example.com",
-  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
-};
-const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
-const ARGS = '{"city":"Paris","units":"metric","days":3}';
+const registry = weatherRegistry(url);
 const executor = createToolExecutor({ registry, agent });
 const call = { id: "call-1", name: "get_weather", arguments: ARGS };
 const ctx = { identity };

@@ -17,24 +17,15 @@ import { ToolService, createToolServiceClient, interpretToolResponse, serveToolS
 import { outboundMetadata } from "../src/grpc/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
-import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata, type Identity } from "../src/headers/index.js";
+import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata } from "../src/headers/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";
+import { identity, agent } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = 20_000;
 const IN_FLIGHT = 64;
 const WARMUP_CALLS = 5_000;
 
-const identity: Identity = {
-  agentName: "support-agent",
-  namespace: "prod",
-  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
-  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
-  userId: "u-7f3a9c",
-  userEmail: "alice@example.com",
-  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
-};
-const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
 const args = '{"city":"Paris","units":"metric","days":3}';
 // The metadata the executor sends for this call; the raw and client variants send it ready-made.
 const headers = mergeGrpcToolMetadata({ omnia: buildOmniaGrpcMetadata({ identity, agent, toolName: "echo", handlerName: "bench-handler" }) });

@@ -14,11 +14,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { bench, do_not_optimize, run, summary as mitataSummary } from "mitata";
 import { Agent, request, type Dispatcher } from "undici";
-import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
+import type { HttpHandlerConfig } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
-import type { Identity } from "../src/headers/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";
+import { identity, agent, ARGS, weatherRegistry } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = 20_000;
@@ -41,26 +41,7 @@ await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
 
 // ---- the executor ----
-const registry = loadToolRegistry(`
-handlers:
-  - name: weather-api
-    type: http
-    tool: { name: get_weather, description: Current weather and forecast, inputSchema: { type: object } }
-    httpConfig:
-      endpoint: ${url}
-      method: POST
-`);
-const identity: Identity = {
-  agentName: "support-agent",
-  namespace: "prod",
-  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
-  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
-  userId: "u-7f3a9c",
-  userEmail: "alice@example.com",
-  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
-};
-const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
-const ARGS = '{"city":"Paris","units":"metric","days":3}';
+const registry = weatherRegistry(url);
 const executor = createToolExecutor({ registry, agent });
 // The same executor with telemetry off: @opentelemetry/api is installed here (a dev dependency) with no SDK,
 // so `executor` runs the no-op API; the ratio of the two is what the API costs per call (#25 item 7: <= 2 %).

@@ -14,7 +14,7 @@ import { Agent, request } from "undici";
 import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
-import type { Identity } from "../src/headers/index.js";
+import { identity, agent, ARGS } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const SIZES = [2_000, 8_000];
@@ -55,17 +55,6 @@ handlers:
       endpoint: ${url}
       method: POST
 `);
-const identity: Identity = {
-  agentName: "support-agent",
-  namespace: "prod",
-  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
-  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
-  userId: "u-7f3a9c",
-  userEmail: "alice@example.com",
-  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
-};
-const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
-const ARGS = '{"city":"Paris","units":"metric","days":3}';
 const dispatcher = new Agent({ keepAliveTimeout: 4_000 });
 const executor = createToolExecutor({ registry, agent, dispatcher });
 const ctx = { identity };

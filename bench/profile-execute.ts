@@ -10,22 +10,11 @@ import type { AddressInfo } from "node:net";
 import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { serveToolService } from "../src/grpc/index.js";
-import type { Identity } from "../src/headers/index.js";
 import { drive } from "./support.js";
+import { identity, agent, ARGS } from "./call-fixtures.js";
 
 const path = process.argv[2] === "grpc" ? "grpc" : "http";
 const calls = Number(process.argv[3] ?? 40_000);
-const identity: Identity = {
-  agentName: "support-agent",
-  namespace: "prod",
-  sessionId: "2f1c9a7e-5b8d-4c3a-9e61-0d2b7f4a8c15",
-  requestId: "9b3e6d1a-7c2f-4e8b-a5d0-3f1c6b9e2a47",
-  userId: "u-7f3a9c",
-  userEmail: "alice@example.com",
-  claims: { tier: "gold", region: "eu-west-1", team: "payments" },
-};
-const agent = { name: "support-agent", namespace: "prod", provider: "claude", model: "claude-sonnet" };
-const ARGS = '{"city":"Paris","units":"metric","days":3}';
 const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
 
 let close: () => Promise<void>;

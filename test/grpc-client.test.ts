@@ -10,7 +10,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { AbortedError, ClosedError, GrpcStatusError, TimeoutError, ToolError } from "../src/index.js";
 import { createToolServiceClient, createToolServiceHandler, interpretToolResponse, serveToolService, type ToolServiceContext, type ToolServiceServer } from "../src/grpc.js";
-import { leakedResources, settledLeaks } from "./helpers/grpc-server.js";
+import { settledLeaks } from "./helpers/grpc-server.js";
 import { withoutUnhandledRejections } from "./helpers/http-server.js";
 
 /** Transport headers connect's client adds to every call; everything else is ours. */

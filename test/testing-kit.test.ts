@@ -18,7 +18,6 @@ import {
   toOutcomeJson,
   type GrpcFault,
   type HttpFault,
-  type HttpToolBackend,
   type ManualClock,
 } from "../src/testing.js";
 import { settle } from "./helpers/settle.js";

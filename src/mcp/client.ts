@@ -1,19 +1,13 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  AbortedError,
   ClosedError,
   ConfigError,
   InvalidOptionError,
-  OmniaToolsError,
-  TimeoutError,
   noopLogger,
   systemClock,
-  toError,
   type Clock,
-  type JsonObject,
   type JsonValue,
   type Logger,
-  type TimerHandle,
   type HttpDispatcher,
 } from "../core/index.js";
 import { McpAuthError, McpResultTooLargeError, McpTransportError } from "./errors.js";

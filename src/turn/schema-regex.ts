@@ -107,8 +107,6 @@ const enum Assertion {
   NotWordBoundary,
 }
 
-const EMPTY: Node = { t: "cat", items: [] };
-
 function charNode(ranges: readonly Range[], negated = false, props: readonly RegExp[] = []): Node {
   return { t: "char", set: { ranges: normalise(ranges), props, negated } };
 }

@@ -3,7 +3,7 @@
 // the same "score" that picks the best anyOf/oneOf/contains branch, and the
 // error strings `<field>: <description>` from its English locale.
 
-import { canonicalJson, type Bound, type SubSchema } from "./schema-compile.js";
+import { canonicalJson, type SubSchema } from "./schema-compile.js";
 import { checkFormat } from "./schema-format.js";
 import { GoNumber, type JNode, type JObject } from "./schema-json.js";
 import { decCmp, decIsMultiple, literalIsInt, parseDec, type Dec } from "./schema-number.js";

@@ -17,7 +17,7 @@ import { buildHttpRequest, HttpRequestError, MappingError, type HttpRequestHandl
 import { isValidHeaderName, isValidHeaderValue } from "../../src/headers/index.js";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import type { JsonValue } from "../../src/core/index.js";
-import { SENTINEL, argName, argValue, identity, nastyString, toolArgs } from "./arbitraries.js";
+import { argName, argValue, identity, nastyString, toolArgs } from "./arbitraries.js";
 
 const RUNS = 10_000;
 
