@@ -75,3 +75,37 @@ test("encodeGoJson pretty: two-space indentation through the sink, {} and [] on 
   assert.equal(encodeGoJson({ b: [1, {}, []], a: { c: "é" } }, sink, true, false), true);
   assert.equal(pieces.join(""), '{\n  "a": {\n    "c": "é"\n  },\n  "b": [\n    1,\n    {},\n    []\n  ]\n}');
 });
+
+/** goJsonString before its plain-ASCII fast path: the reference it must equal. */
+function referenceGoJsonString(text: string): string {
+  const escapes: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+  const wellFormed = (text as unknown as { toWellFormed(): string }).toWellFormed();
+  return JSON.stringify(wellFormed).replace(/[<>&\u2028\u2029]/g, (c) => escapes[c] ?? c);
+}
+
+test("goJsonString and the encoder: every code unit alone and inside plain ASCII as the escaping reference writes it", () => {
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    for (const text of [ch, `ab${ch}cd`]) {
+      const want = referenceGoJsonString(text);
+      assert.equal(goJsonString(text), want, `U+${c.toString(16)}`);
+      assert.equal(goJsonEncode({ [text]: text }), `{${want}:${want}}`, `U+${c.toString(16)} in a key`);
+    }
+  }
+  assert.equal(goJsonString(' !#$%\'()*+,-./09:;=?@AZ[]^_`az{|}~'), '" !#$%\'()*+,-./09:;=?@AZ[]^_`az{|}~"');
+  assert.equal(goJsonEncode({ "a<": "x&", "a\\": 'q"' }), '{"a\\u003c":"x\\u0026","a\\\\":"q\\""}');
+});
+
+test("goJsonDecode: texts without a surrogate or an exponent skip the Go fix-ups, and the ones that need them do not", () => {
+  // Raw lone surrogates (not escapes) in strings and keys.
+  assert.deepEqual(goJsonDecode('{"k\ud800":"v\udc00"}'), { ok: true, value: { "k\ufffd": "v\ufffd" } });
+  assert.deepEqual(goJsonDecode('"\\uDBFF"'), { ok: true, value: "\ufffd" });
+  // Overflow without an exponent: 309 digits reach past float64's range, 308 do not.
+  assert.deepEqual(goJsonDecode(`[${"9".repeat(309)}]`), { ok: false });
+  assert.deepEqual(goJsonDecode(`{"a":-${"9".repeat(309)}.5}`), { ok: false });
+  assert.deepEqual(goJsonDecode(`[${"9".repeat(308)}]`), { ok: true, value: [Number("9".repeat(308))] });
+  assert.deepEqual(goJsonDecode("[1E400]"), { ok: false });
+  // The plain case, and exponent-looking text inside a string.
+  assert.deepEqual(goJsonDecode('{"a":"1e999","b":[-0,1.5,"<"]}'), { ok: true, value: { a: "1e999", b: [-0, 1.5, "<"] } });
+  assert.ok(Object.is((goJsonDecode("-0") as { value: number }).value, -0));
+});

@@ -65,8 +65,22 @@ export function goJsonDecode(text: string, options: GoJsonDecodeOptions = {}): G
   } catch {
     return { ok: false };
   }
+  if (!mayNeedNormalising(text)) return { ok: true, value };
   const fixed = normalise(value, options.allowOverflow === true);
   return fixed === FAIL ? { ok: false } : { ok: true, value: fixed };
+}
+
+/** A surrogate (raw, or a `\uD800`–`\uDFFF` escape), or a digit before an exponent. */
+const NORMALISING_HINT = /[\ud800-\udfff]|\\u[dD][89a-fA-F]|[0-9][eE]/;
+
+/**
+ * Whether what `JSON.parse` returns for the text may differ from Go's value:
+ * only a surrogate (a lone one becomes U+FFFD) or a number beyond float64's
+ * range can make it differ, and such a number needs an exponent or at least
+ * 309 digits. False positives only cost the walk of {@link normalise}.
+ */
+function mayNeedNormalising(text: string): boolean {
+  return NORMALISING_HINT.test(text) || (text.length >= 309 && /[0-9]{309}/.test(text));
 }
 
 /**
@@ -131,7 +145,19 @@ function goWellFormed(text: string): string {
  * @internal Does not follow semver.
  */
 export function goJsonString(text: string): string {
-  return JSON.stringify(goWellFormed(text)).replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] ?? c);
+  return isPlainAscii(text) ? `"${text}"` : JSON.stringify(goWellFormed(text)).replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/**
+ * Whether Go writes the string between quotes as it is: printable ASCII
+ * (U+0020–U+007E) without `"`, `\`, `<`, `>` or `&`. One pass; no allocation.
+ */
+function isPlainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) return false;
+  }
+  return true;
 }
 
 /**
@@ -209,7 +235,8 @@ export function encodeGoJson(value: GoJsonValue, sink: GoJsonSink, pretty: boole
     // Write `next`: a scalar completely, a non-empty container's opening.
     switch (typeof next) {
       case "string":
-        sink.write(goJsonString(next), false);
+        if (isPlainAscii(next)) sink.write(`"${next}"`, true);
+        else sink.write(goJsonString(next), false);
         break;
       case "number":
         if (Number.isFinite(next)) sink.write(Object.is(next, -0) ? "-0" : JSON.stringify(next), true);
@@ -260,8 +287,11 @@ export function encodeGoJson(value: GoJsonValue, sink: GoJsonSink, pretty: boole
         next = frame.items[i] as GoJsonValue;
       } else {
         const key = frame.keys[i] as string;
-        sink.write(goJsonString(key), false);
-        sink.write(colon, true);
+        if (isPlainAscii(key)) sink.write(`"${key}"${colon}`, true);
+        else {
+          sink.write(goJsonString(key), false);
+          sink.write(colon, true);
+        }
         next = (frame.object as { readonly [key: string]: GoJsonValue })[key] as GoJsonValue;
       }
       break;
