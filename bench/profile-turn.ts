@@ -38,7 +38,10 @@ const memory: TurnExecutor = {
   },
   completeClientCall: () => ({ status: "success", resultJson: "{}" }),
 };
+for (let i = 0; i < 2_000; i++) await createTurn(memory).run(calls);
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 for (let i = 0; i < rounds; i++) await createTurn(memory).run(calls);
 const ms = performance.now() - t0;
-console.log(`${rounds} rounds of 10 calls: ${Math.round((ms * 1e6) / rounds / 10)} ns/call`);
+const cpu = process.cpuUsage(cpu0);
+console.log(`${rounds} rounds of 10 calls: ${Math.round((ms * 1e6) / rounds / 10)} ns/call wall, ${Math.round(((cpu.user + cpu.system) * 1e3) / rounds / 10)} ns/call CPU`);

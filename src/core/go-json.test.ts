@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compareUtf8, encodeGoJson, goJsonDecode, goJsonEncode, goJsonMarshal, goJsonString, type GoJsonSink } from "./index.js";
+import { compareUtf8, encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonMarshal, goJsonString, type GoJsonSink } from "./index.js";
 
 test("goJsonDecode: one value with whitespace around it; trailing text, a BOM, whitespace only and empty text fail", () => {
   assert.deepEqual(goJsonDecode(' \t\r\n{"a":[1,"x",null,true]}\n'), { ok: true, value: { a: [1, "x", null, true] } });
@@ -108,4 +108,17 @@ test("goJsonDecode: texts without a surrogate or an exponent skip the Go fix-ups
   // The plain case, and exponent-looking text inside a string.
   assert.deepEqual(goJsonDecode('{"a":"1e999","b":[-0,1.5,"<"]}'), { ok: true, value: { a: "1e999", b: [-0, 1.5, "<"] } });
   assert.ok(Object.is((goJsonDecode("-0") as { value: number }).value, -0));
+});
+
+test("goJsonIndent: a newline and two spaces per level, inside and beyond the precomputed levels", () => {
+  assert.equal(goJsonIndent(0), "\n");
+  assert.equal(goJsonIndent(3), "\n      ");
+  assert.equal(goJsonIndent(31), `\n${" ".repeat(62)}`);
+  assert.equal(goJsonIndent(40), `\n${" ".repeat(80)}`);
+});
+
+test("goJsonEncode key order: the default sort below U+D800, UTF-8 order from there on", () => {
+  assert.equal(goJsonEncode({ b: 1, B: 2, a: 3, "\u00e9": 4, "\u07ff": 5, "1": 6 }), '{"1":6,"B":2,"a":3,"b":1,"\u00e9":4,"\u07ff":5}');
+  assert.equal(goJsonEncode({ "\ue000": 1, "\ud800\udc00": 2, a: 3 }), '{"a":3,"\ue000":1,"\ud800\udc00":2}');
+  assert.equal(goJsonEncode({ "x\ud800": 1, "x\ufffd": 2, w: 3 }), '{"w":3,"x\ufffd":2}');
 });

@@ -198,16 +198,28 @@ export interface GoJsonSink {
 }
 
 class StringSink implements GoJsonSink {
-  private readonly pieces: string[] = [];
+  private text = "";
   write(piece: string): void {
-    this.pieces.push(piece);
+    this.text += piece;
   }
   newline(depth: number): void {
-    this.pieces.push(`\n${"  ".repeat(depth)}`);
+    this.text += goJsonIndent(depth);
   }
   result(): string {
-    return this.pieces.join("");
+    return this.text;
   }
+}
+
+/** Newline-and-indent pieces for the first nesting levels. */
+const INDENTS: readonly string[] = Array.from({ length: 32 }, (_, depth) => `\n${"  ".repeat(depth)}`);
+
+/**
+ * A newline followed by `depth` levels of two-space indentation, as
+ * `json.MarshalIndent(v, "", "  ")` writes it.
+ * @internal Does not follow semver.
+ */
+export function goJsonIndent(depth: number): string {
+  return INDENTS[depth] ?? `\n${"  ".repeat(depth)}`;
 }
 
 /** One open array or object of the value being encoded. */
@@ -309,11 +321,24 @@ function sortedObject(object: { readonly [key: string]: GoJsonValue }): {
   keys: string[];
 } {
   const keys = Object.keys(object);
-  if (keys.every((k) => wellFormed.isWellFormed.call(k))) return { object, keys: keys.sort(compareUtf8) };
+  let belowSurrogates = true;
+  let wellFormedKeys = true;
+  for (const k of keys) {
+    if (BMP_ABOVE_SURROGATES.test(k)) {
+      belowSurrogates = false;
+      if (!wellFormed.isWellFormed.call(k)) wellFormedKeys = false;
+    }
+  }
+  // Below U+D800, UTF-16 order (the default sort's) is UTF-8 byte order.
+  if (belowSurrogates) return { object, keys: keys.sort() };
+  if (wellFormedKeys) return { object, keys: keys.sort(compareUtf8) };
   const fixed: { [key: string]: GoJsonValue } = {};
   for (const k of keys) define(fixed, goWellFormed(k), object[k] as GoJsonValue);
   return { object: fixed, keys: Object.keys(fixed).sort(compareUtf8) };
 }
+
+/** A code unit from U+D800 on: where UTF-16 order and UTF-8 order can differ, and where lone surrogates are. */
+const BMP_ABOVE_SURROGATES = /[\ud800-\uffff]/;
 
 /** Sets an own data property, `__proto__` included. */
 function define(target: object, key: string, value: unknown): void {
