@@ -48,7 +48,7 @@
  * what Omnia hands PromptKit, never repeats a key.
  * @packageDocumentation
  */
-import { goJsonDecode, goJsonEncode, type GoJsonValue, type JsonValue } from "../core/index.js";
+import { goJsonDecode, goJsonEncode, type GoJsonDecoded, type GoJsonValue, type JsonValue } from "../core/index.js";
 
 /**
  * What argument coercion hands on.
@@ -67,15 +67,17 @@ export interface CoercionResult {
  * Coerces a tool call's arguments to the declared types, as PromptKit's
  * `CoerceArgs` does (see the module comment for every rule). `schemaJson` is
  * the tool's input schema text (Go's re-encoding of it in Omnia), `argsText`
- * the model's arguments. Pure, linear in its inputs; never throws.
+ * the model's arguments; `decodedArgs`, when given, is `goJsonDecode(argsText)`,
+ * which the coercion then changes in place (pass a value nothing else reads
+ * afterwards). Linear in its inputs; never throws.
  * @internal Does not follow semver.
  */
-export function coerceArguments(schemaJson: string | undefined, argsText: string): CoercionResult {
+export function coerceArguments(schemaJson: string | undefined, argsText: string, decodedArgs?: GoJsonDecoded): CoercionResult {
   const unchanged: CoercionResult = { text: argsText, changed: false, aborted: false };
   if (schemaJson === undefined || schemaJson === "") return unchanged;
   const view = schemaView(schemaJson);
   if (view === undefined) return unchanged;
-  const decoded = goJsonDecode(argsText);
+  const decoded = decodedArgs ?? goJsonDecode(argsText);
   if (!decoded.ok) return unchanged;
   const data = decoded.value;
   if (data === null || typeof data !== "object" || Array.isArray(data)) return unchanged;
