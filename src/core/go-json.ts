@@ -251,7 +251,7 @@ export function encodeGoJson(value: GoJsonValue, sink: GoJsonSink, pretty: boole
         else sink.write(goJsonString(next), false);
         break;
       case "number":
-        if (Number.isFinite(next)) sink.write(Object.is(next, -0) ? "-0" : JSON.stringify(next), true);
+        if (Number.isFinite(next)) sink.write(Object.is(next, -0) ? "-0" : String(next), true); // String(n) is JSON.stringify(n) for a finite number
         else if (nonFiniteAsNull) sink.write("null", true);
         else return false;
         break;
