@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compareUtf8, encodeGoJson, goJsonDecode, goJsonEncode, goJsonMarshal, goJsonString, type GoJsonSink } from "./index.js";
+import { compareUtf8, encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonMarshal, goJsonString, type GoJsonSink } from "./index.js";
 
 test("goJsonDecode: one value with whitespace around it; trailing text, a BOM, whitespace only and empty text fail", () => {
   assert.deepEqual(goJsonDecode(' \t\r\n{"a":[1,"x",null,true]}\n'), { ok: true, value: { a: [1, "x", null, true] } });
@@ -74,4 +74,51 @@ test("encodeGoJson pretty: two-space indentation through the sink, {} and [] on 
   };
   assert.equal(encodeGoJson({ b: [1, {}, []], a: { c: "é" } }, sink, true, false), true);
   assert.equal(pieces.join(""), '{\n  "a": {\n    "c": "é"\n  },\n  "b": [\n    1,\n    {},\n    []\n  ]\n}');
+});
+
+/** goJsonString before its plain-ASCII fast path: the reference it must equal. */
+function referenceGoJsonString(text: string): string {
+  const escapes: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+  const wellFormed = (text as unknown as { toWellFormed(): string }).toWellFormed();
+  return JSON.stringify(wellFormed).replace(/[<>&\u2028\u2029]/g, (c) => escapes[c] ?? c);
+}
+
+test("goJsonString and the encoder: every code unit alone and inside plain ASCII as the escaping reference writes it", () => {
+  for (let c = 0; c <= 0xffff; c++) {
+    const ch = String.fromCharCode(c);
+    for (const text of [ch, `ab${ch}cd`]) {
+      const want = referenceGoJsonString(text);
+      assert.equal(goJsonString(text), want, `U+${c.toString(16)}`);
+      assert.equal(goJsonEncode({ [text]: text }), `{${want}:${want}}`, `U+${c.toString(16)} in a key`);
+    }
+  }
+  assert.equal(goJsonString(' !#$%\'()*+,-./09:;=?@AZ[]^_`az{|}~'), '" !#$%\'()*+,-./09:;=?@AZ[]^_`az{|}~"');
+  assert.equal(goJsonEncode({ "a<": "x&", "a\\": 'q"' }), '{"a\\u003c":"x\\u0026","a\\\\":"q\\""}');
+});
+
+test("goJsonDecode: texts without a surrogate or an exponent skip the Go fix-ups, and the ones that need them do not", () => {
+  // Raw lone surrogates (not escapes) in strings and keys.
+  assert.deepEqual(goJsonDecode('{"k\ud800":"v\udc00"}'), { ok: true, value: { "k\ufffd": "v\ufffd" } });
+  assert.deepEqual(goJsonDecode('"\\uDBFF"'), { ok: true, value: "\ufffd" });
+  // Overflow without an exponent: 309 digits reach past float64's range, 308 do not.
+  assert.deepEqual(goJsonDecode(`[${"9".repeat(309)}]`), { ok: false });
+  assert.deepEqual(goJsonDecode(`{"a":-${"9".repeat(309)}.5}`), { ok: false });
+  assert.deepEqual(goJsonDecode(`[${"9".repeat(308)}]`), { ok: true, value: [Number("9".repeat(308))] });
+  assert.deepEqual(goJsonDecode("[1E400]"), { ok: false });
+  // The plain case, and exponent-looking text inside a string.
+  assert.deepEqual(goJsonDecode('{"a":"1e999","b":[-0,1.5,"<"]}'), { ok: true, value: { a: "1e999", b: [-0, 1.5, "<"] } });
+  assert.ok(Object.is((goJsonDecode("-0") as { value: number }).value, -0));
+});
+
+test("goJsonIndent: a newline and two spaces per level, inside and beyond the precomputed levels", () => {
+  assert.equal(goJsonIndent(0), "\n");
+  assert.equal(goJsonIndent(3), "\n      ");
+  assert.equal(goJsonIndent(31), `\n${" ".repeat(62)}`);
+  assert.equal(goJsonIndent(40), `\n${" ".repeat(80)}`);
+});
+
+test("goJsonEncode key order: the default sort below U+D800, UTF-8 order from there on", () => {
+  assert.equal(goJsonEncode({ b: 1, B: 2, a: 3, "\u00e9": 4, "\u07ff": 5, "1": 6 }), '{"1":6,"B":2,"a":3,"b":1,"\u00e9":4,"\u07ff":5}');
+  assert.equal(goJsonEncode({ "\ue000": 1, "\ud800\udc00": 2, a: 3 }), '{"a":3,"\ue000":1,"\ud800\udc00":2}');
+  assert.equal(goJsonEncode({ "x\ud800": 1, "x\ufffd": 2, w: 3 }), '{"w":3,"x\ufffd":2}');
 });

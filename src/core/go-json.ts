@@ -65,8 +65,22 @@ export function goJsonDecode(text: string, options: GoJsonDecodeOptions = {}): G
   } catch {
     return { ok: false };
   }
+  if (!mayNeedNormalising(text)) return { ok: true, value };
   const fixed = normalise(value, options.allowOverflow === true);
   return fixed === FAIL ? { ok: false } : { ok: true, value: fixed };
+}
+
+/** A surrogate (raw, or a `\uD800`–`\uDFFF` escape), or a digit before an exponent. */
+const NORMALISING_HINT = /[\ud800-\udfff]|\\u[dD][89a-fA-F]|[0-9][eE]/;
+
+/**
+ * Whether what `JSON.parse` returns for the text may differ from Go's value:
+ * only a surrogate (a lone one becomes U+FFFD) or a number beyond float64's
+ * range can make it differ, and such a number needs an exponent or at least
+ * 309 digits. False positives only cost the walk of {@link normalise}.
+ */
+function mayNeedNormalising(text: string): boolean {
+  return NORMALISING_HINT.test(text) || (text.length >= 309 && /[0-9]{309}/.test(text));
 }
 
 /**
@@ -131,7 +145,19 @@ function goWellFormed(text: string): string {
  * @internal Does not follow semver.
  */
 export function goJsonString(text: string): string {
-  return JSON.stringify(goWellFormed(text)).replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] ?? c);
+  return isPlainAscii(text) ? `"${text}"` : JSON.stringify(goWellFormed(text)).replace(HTML_UNSAFE, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/**
+ * Whether Go writes the string between quotes as it is: printable ASCII
+ * (U+0020–U+007E) without `"`, `\`, `<`, `>` or `&`. One pass; no allocation.
+ */
+function isPlainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) return false;
+  }
+  return true;
 }
 
 /**
@@ -172,16 +198,28 @@ export interface GoJsonSink {
 }
 
 class StringSink implements GoJsonSink {
-  private readonly pieces: string[] = [];
+  private text = "";
   write(piece: string): void {
-    this.pieces.push(piece);
+    this.text += piece;
   }
   newline(depth: number): void {
-    this.pieces.push(`\n${"  ".repeat(depth)}`);
+    this.text += goJsonIndent(depth);
   }
   result(): string {
-    return this.pieces.join("");
+    return this.text;
   }
+}
+
+/** Newline-and-indent pieces for the first nesting levels. */
+const INDENTS: readonly string[] = Array.from({ length: 32 }, (_, depth) => `\n${"  ".repeat(depth)}`);
+
+/**
+ * A newline followed by `depth` levels of two-space indentation, as
+ * `json.MarshalIndent(v, "", "  ")` writes it.
+ * @internal Does not follow semver.
+ */
+export function goJsonIndent(depth: number): string {
+  return INDENTS[depth] ?? `\n${"  ".repeat(depth)}`;
 }
 
 /** One open array or object of the value being encoded. */
@@ -209,10 +247,11 @@ export function encodeGoJson(value: GoJsonValue, sink: GoJsonSink, pretty: boole
     // Write `next`: a scalar completely, a non-empty container's opening.
     switch (typeof next) {
       case "string":
-        sink.write(goJsonString(next), false);
+        if (isPlainAscii(next)) sink.write(`"${next}"`, true);
+        else sink.write(goJsonString(next), false);
         break;
       case "number":
-        if (Number.isFinite(next)) sink.write(Object.is(next, -0) ? "-0" : JSON.stringify(next), true);
+        if (Number.isFinite(next)) sink.write(Object.is(next, -0) ? "-0" : String(next), true); // String(n) is JSON.stringify(n) for a finite number
         else if (nonFiniteAsNull) sink.write("null", true);
         else return false;
         break;
@@ -260,8 +299,11 @@ export function encodeGoJson(value: GoJsonValue, sink: GoJsonSink, pretty: boole
         next = frame.items[i] as GoJsonValue;
       } else {
         const key = frame.keys[i] as string;
-        sink.write(goJsonString(key), false);
-        sink.write(colon, true);
+        if (isPlainAscii(key)) sink.write(`"${key}"${colon}`, true);
+        else {
+          sink.write(goJsonString(key), false);
+          sink.write(colon, true);
+        }
         next = (frame.object as { readonly [key: string]: GoJsonValue })[key] as GoJsonValue;
       }
       break;
@@ -279,11 +321,24 @@ function sortedObject(object: { readonly [key: string]: GoJsonValue }): {
   keys: string[];
 } {
   const keys = Object.keys(object);
-  if (keys.every((k) => wellFormed.isWellFormed.call(k))) return { object, keys: keys.sort(compareUtf8) };
+  let belowSurrogates = true;
+  let wellFormedKeys = true;
+  for (const k of keys) {
+    if (BMP_ABOVE_SURROGATES.test(k)) {
+      belowSurrogates = false;
+      if (!wellFormed.isWellFormed.call(k)) wellFormedKeys = false;
+    }
+  }
+  // Below U+D800, UTF-16 order (the default sort's) is UTF-8 byte order.
+  if (belowSurrogates) return { object, keys: keys.sort() };
+  if (wellFormedKeys) return { object, keys: keys.sort(compareUtf8) };
   const fixed: { [key: string]: GoJsonValue } = {};
   for (const k of keys) define(fixed, goWellFormed(k), object[k] as GoJsonValue);
   return { object: fixed, keys: Object.keys(fixed).sort(compareUtf8) };
 }
+
+/** A code unit from U+D800 on: where UTF-16 order and UTF-8 order can differ, and where lone surrogates are. */
+const BMP_ABOVE_SURROGATES = /[\ud800-\uffff]/;
 
 /** Sets an own data property, `__proto__` included. */
 function define(target: object, key: string, value: unknown): void {

@@ -48,7 +48,7 @@
  * what Omnia hands PromptKit, never repeats a key.
  * @packageDocumentation
  */
-import { goJsonDecode, goJsonEncode, type GoJsonValue, type JsonValue } from "../core/index.js";
+import { goJsonDecode, goJsonEncode, type GoJsonDecoded, type GoJsonValue, type JsonValue } from "../core/index.js";
 
 /**
  * What argument coercion hands on.
@@ -67,24 +67,26 @@ export interface CoercionResult {
  * Coerces a tool call's arguments to the declared types, as PromptKit's
  * `CoerceArgs` does (see the module comment for every rule). `schemaJson` is
  * the tool's input schema text (Go's re-encoding of it in Omnia), `argsText`
- * the model's arguments. Pure, linear in its inputs; never throws.
+ * the model's arguments; `decodedArgs`, when given, is `goJsonDecode(argsText)`,
+ * which the coercion then changes in place (pass a value nothing else reads
+ * afterwards). Linear in its inputs; never throws.
  * @internal Does not follow semver.
  */
-export function coerceArguments(schemaJson: string | undefined, argsText: string): CoercionResult {
+export function coerceArguments(schemaJson: string | undefined, argsText: string, decodedArgs?: GoJsonDecoded): CoercionResult {
   const unchanged: CoercionResult = { text: argsText, changed: false, aborted: false };
   if (schemaJson === undefined || schemaJson === "") return unchanged;
-  const view = readSchemaView(schemaJson);
-  if (view === undefined || view.properties === null || view.properties.size === 0) return unchanged;
-  const decoded = goJsonDecode(argsText);
+  const view = schemaView(schemaJson);
+  if (view === undefined) return unchanged;
+  const decoded = decodedArgs ?? goJsonDecode(argsText);
   if (!decoded.ok) return unchanged;
   const data = decoded.value;
   if (data === null || typeof data !== "object" || Array.isArray(data)) return unchanged;
   const args = data as { [key: string]: GoJsonValue };
-  const required = new Set(sliceValues(view.required));
+  const { properties, required } = view;
   let coercions = 0;
 
   // Phase 1: strip null, and "" where it cannot be meant, from optional properties.
-  for (const [key, prop] of view.properties) {
+  for (const [key, prop] of properties) {
     if (!Object.hasOwn(args, key) || required.has(key)) continue;
     const value = args[key];
     if (value === null || (value === "" && (prop.type !== "string" || prop.enum.length > 0))) {
@@ -94,7 +96,7 @@ export function coerceArguments(schemaJson: string | undefined, argsText: string
   }
 
   // Phase 2: conversions of the declared properties still present.
-  for (const [key, prop] of view.properties) {
+  for (const [key, prop] of properties) {
     if (!Object.hasOwn(args, key)) continue;
     const value = args[key];
     if (typeof value === "string") {
@@ -105,7 +107,7 @@ export function coerceArguments(schemaJson: string | undefined, argsText: string
         coercions++;
       }
       if (prop.type === "string" && prop.enum.length > 0) {
-        const normalised = normaliseEnum(value, sliceValues(prop.enum));
+        const normalised = normaliseEnum(value, prop.entries);
         if (normalised !== undefined) {
           args[key] = normalised;
           coercions++;
@@ -149,6 +151,44 @@ interface PropView {
 interface SchemaView {
   properties: Map<string, PropView> | null;
   readonly required: GoSlice;
+}
+
+/** What coercion reads of a schema: the declared properties (with their enum entries) and the required names. */
+interface CoercionView {
+  readonly properties: ReadonlyMap<string, PropView & { readonly entries: readonly string[] }>;
+  readonly required: ReadonlySet<string>;
+}
+
+/** Schema views kept, least recently used first out (the validator's compiled-schema cache holds as many). */
+const VIEW_CACHE_SIZE = 128;
+const views = new Map<string, CoercionView | undefined>();
+
+/**
+ * The coercion view of a schema text, read once per text (a bounded cache:
+ * reading is deterministic, so the cache changes only the cost of a call);
+ * undefined when coercion does nothing for the schema (it cannot be read, or
+ * declares no properties).
+ */
+function schemaView(schemaJson: string): CoercionView | undefined {
+  if (views.has(schemaJson)) {
+    const hit = views.get(schemaJson);
+    views.delete(schemaJson);
+    views.set(schemaJson, hit);
+    return hit;
+  }
+  const read = readSchemaView(schemaJson);
+  let view: CoercionView | undefined;
+  if (read !== undefined && read.properties !== null && read.properties.size > 0) {
+    const properties = new Map<string, PropView & { readonly entries: readonly string[] }>();
+    for (const [name, prop] of read.properties) properties.set(name, { ...prop, entries: sliceValues(prop.enum) });
+    view = { properties, required: new Set(sliceValues(read.required)) };
+  }
+  if (views.size >= VIEW_CACHE_SIZE) {
+    const oldest = views.keys().next();
+    if (oldest.done !== true) views.delete(oldest.value);
+  }
+  views.set(schemaJson, view);
+  return view;
 }
 
 /** The slice's visible elements. */

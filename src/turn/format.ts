@@ -30,7 +30,7 @@
  * Go's JSON encoder writes such bytes into the provider request.
  * @packageDocumentation
  */
-import { encodeGoJson, goJsonDecode, goJsonEncode, goJsonString, type GoJsonSink } from "../core/index.js";
+import { encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonString, type GoJsonSink } from "../core/index.js";
 import { goFormatFloat } from "../headers/index.js";
 
 /**
@@ -168,14 +168,14 @@ function cutUtf8(text: string, limit: number): string {
 class BoundedSink implements GoJsonSink {
   total = 0;
   private keptBytes = 0;
-  private readonly pieces: string[] = [];
+  private text = "";
   constructor(private readonly keep: number) {}
 
   write(piece: string, ascii: boolean): void {
     const bytes = ascii ? piece.length : Buffer.byteLength(piece, "utf8");
     this.total += bytes;
     if (this.keptBytes < this.keep) {
-      this.pieces.push(piece);
+      this.text += piece;
       this.keptBytes += bytes;
     }
   }
@@ -184,12 +184,12 @@ class BoundedSink implements GoJsonSink {
     const bytes = 1 + 2 * depth;
     this.total += bytes;
     if (this.keptBytes < this.keep) {
-      this.pieces.push(`\n${"  ".repeat(depth)}`);
+      this.text += goJsonIndent(depth);
       this.keptBytes += bytes;
     }
   }
 
   kept(): string {
-    return this.pieces.join("");
+    return this.text;
   }
 }

@@ -3,7 +3,7 @@
 // coerce the arguments → validate them (a failure sends nothing and counts
 // against no breaker: the executor is never called) → execute → validate the
 // result against the output schema → render the outcome as the model's text.
-import { goQuote, isOmniaToolsError, toError, type JsonValue, type Logger } from "../core/index.js";
+import { goQuote, isOmniaToolsError, toError, type GoJsonDecoded, type JsonValue, type Logger } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import { coerceArguments } from "./coerce.js";
 import { validateArguments, validateResult } from "./validate.js";
@@ -41,11 +41,13 @@ export function argumentsText(args: string | JsonValue): string {
 
 /**
  * Runs one call. Never rejects: every failure is the call's message, and an
- * executor's OmniaToolsError comes back as `thrown`.
+ * executor's OmniaToolsError comes back as `thrown`. The call's `decoded`
+ * (`goJsonDecode(text)`, shared with the identical-call guard, which only
+ * reads it) is handed to the coercion, which may change it.
  * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped
  * @internal Does not follow semver.
  */
-export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
+export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string; readonly decoded?: GoJsonDecoded }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
   const { id, name, text } = call;
   const message = (content: string, isError: boolean): CallResult => ({ kind: "message", message: { callId: id, name, content, isError } });
 
@@ -54,7 +56,7 @@ export async function runCall<Context>(call: { readonly id: string; readonly nam
 
   let args = text;
   if (entry.schemaJson !== undefined) {
-    const coerced = coerceArguments(entry.schemaJson, text);
+    const coerced = coerceArguments(entry.schemaJson, text, call.decoded);
     if (coerced.changed && !coerced.aborted) args = coerced.text;
     const check = validateArguments(name, entry.schemaJson, args);
     if (!check.ok) return message(`Error: ${check.error}`, true);
