@@ -190,13 +190,13 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     // connect writes every deadline as `<ms>m`, which has room for 8 digits (27.7 hours): a
     // longer one goes on the wire in a coarser unit, as grpc-go sends it, and is kept here.
     let deadline: TimerHandle | undefined;
-    let own: AbortController | undefined;
-    const onCallerAbort = (): void => own?.abort(signal?.reason);
+    // The closures of a long deadline are made only for one.
+    let onCallerAbort: (() => void) | undefined;
     if (ms !== undefined && ms > CONNECT_MAX_TIMEOUT_MS) {
       callOptions.headers["grpc-timeout"] = encodeLongGrpcTimeout(ms);
-      const controller = (own = new AbortController());
+      const controller = new AbortController();
       deadline = systemClock.setTimeout(() => controller.abort(new ConnectError("the operation timed out", Code.DeadlineExceeded)), ms);
-      if (signal !== undefined) onSharedAbort(signal, onCallerAbort);
+      if (signal !== undefined) onSharedAbort(signal, (onCallerAbort = () => controller.abort(signal.reason)));
       callOptions.signal = controller.signal;
     } else {
       if (ms !== undefined) callOptions.timeoutMs = ms;
@@ -214,7 +214,7 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     } finally {
       if (deadline !== undefined) {
         deadline.clear();
-        if (signal !== undefined) offSharedAbort(signal, onCallerAbort);
+        if (signal !== undefined && onCallerAbort !== undefined) offSharedAbort(signal, onCallerAbort);
       }
     }
   }

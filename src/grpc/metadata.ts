@@ -35,6 +35,27 @@ const RESERVED_KEYS = new Set(["content-type", "user-agent", "te", "connection",
  */
 export function outboundMetadata(headers: Readonly<Record<string, string>> | undefined, logger: Logger): Record<string, string> {
   if (headers === undefined) return {};
+  return cleanLowercase(headers) ?? sortedMetadata(headers, logger);
+}
+
+/**
+ * The common case in one pass with no sort: every key already lower-case (so
+ * no two collide) and every entry legal. `undefined` as soon as one is not,
+ * and {@link sortedMetadata} decides (and logs) as always.
+ */
+function cleanLowercase(headers: Readonly<Record<string, string>>): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(headers)) {
+    const value = headers[key];
+    if (key === "__proto__" || key.startsWith(PARAM_PREFIX) || !LEGAL_KEY.test(key) || key.startsWith("grpc-") || RESERVED_KEYS.has(key)) return undefined;
+    if (typeof value !== "string" || !(key.endsWith("-bin") ? LEGAL_BINARY_VALUE : LEGAL_VALUE).test(value)) return undefined;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** {@link outboundMetadata} for any input: keys in ascending code-unit order, lower-cased, the last of a collision winning. */
+function sortedMetadata(headers: Readonly<Record<string, string>>, logger: Logger): Record<string, string> {
   // Built in place: a name already present keeps its position and takes the later value (the sort decides which is later).
   const out: Record<string, string> = {};
   for (const rawKey of Object.keys(headers).sort()) {
