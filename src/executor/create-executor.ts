@@ -29,6 +29,17 @@ const KEEP_LISTENER = (): void => {};
 /** What a stage returns: an outcome ends the call, undefined goes on. */
 type Step = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
 
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | undefined)?.then === "function";
+}
+
+/** `next(state)` when `step` goes on (at once, or once its promise does), else the outcome `step` ended with. */
+function thenStage(step: Step, state: CallState, next: (state: CallState) => ToolOutcome | Promise<ToolOutcome>): ToolOutcome | Promise<ToolOutcome> {
+  if (step === undefined) return next(state);
+  if (!isPromise(step)) return step;
+  return step.then((s) => (s !== undefined ? s : next(state)));
+}
+
 /**
  * Creates a tool executor over a loaded registry.
  *
@@ -110,36 +121,67 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     return ctx?.timeoutMs === undefined ? runStages(call, ctx, hooks, undefined) : executeWithin(call, ctx, hooks);
   }
 
-  /** A call with a deadline: the stages see the deadline's signal; an abandonment it caused resolves its outcome. */
-  async function executeWithin(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined): Promise<ToolOutcome> {
-    if (closed) throw new ClosedError("execute: the executor is closed");
-    const deadline = new CallDeadline(clock, ctx, checkDeadline(ctx.timeoutMs));
+  /**
+   * A call with a deadline: the stages see the deadline's signal; an abandonment it caused resolves its outcome.
+   * A `then`, not an async function: a suspended async frame stays on the heap while the call is in flight.
+   */
+  function executeWithin(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined): Promise<ToolOutcome> {
+    let deadline: CallDeadline;
     try {
-      return await runStages(call, deadline.ctx, hooks, deadline);
+      if (closed) throw new ClosedError("execute: the executor is closed");
+      deadline = new CallDeadline(clock, ctx, checkDeadline(ctx.timeoutMs));
     } catch (e) {
-      if (deadline.outcome !== undefined) return deadline.outcome;
-      throw e;
-    } finally {
-      deadline.dispose();
+      return Promise.reject(e);
     }
+    return runStages(call, deadline.ctx, hooks, deadline).then(
+      (outcome) => {
+        deadline.dispose();
+        return outcome;
+      },
+      (e: unknown) => {
+        const outcome = deadline.outcome;
+        deadline.dispose();
+        if (outcome !== undefined) return outcome;
+        throw e;
+      },
+    );
   }
 
-  async function runStages(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined, deadline: CallDeadline | undefined): Promise<ToolOutcome> {
-    if (closed) throw new ClosedError("execute: the executor is closed");
-    logExecuteEnter(logger, call.name);
-    const state = new CallState(call, ctx, clock.now(), maxArgumentBytes);
-    if (hooks !== undefined) state.hooks = hooks;
-    if (deadline !== undefined) state.deadline = deadline;
-    rt.report.started(state);
-    let step: Step = resolveTool(rt, state);
-    if (step !== undefined && (step = await step) !== undefined) return step;
+  /**
+   * The stages in order, as a chain of `then`s rather than an async function: a call waiting on its
+   * attempts holds no suspended frame. A stage that throws rejects the returned promise.
+   */
+  function runStages(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined, deadline: CallDeadline | undefined): Promise<ToolOutcome> {
+    let out: ToolOutcome | Promise<ToolOutcome>;
+    try {
+      if (closed) throw new ClosedError("execute: the executor is closed");
+      logExecuteEnter(logger, call.name);
+      const state = new CallState(call, ctx, clock.now(), maxArgumentBytes);
+      if (hooks !== undefined) state.hooks = hooks;
+      if (deadline !== undefined) state.deadline = deadline;
+      rt.report.started(state);
+      out = thenStage(resolveTool(rt, state), state, afterResolve);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return isPromise(out) ? out : Promise.resolve(out);
+  }
+
+  /** Stages 2 to 4 (arguments, client hand-off, policy), then the rest. */
+  function afterResolve(state: CallState): ToolOutcome | Promise<ToolOutcome> {
+    let step: ToolOutcome | undefined;
     if ((step = checkArguments(rt.report, state)) !== undefined) return step;
     if ((step = handOffClientCall(rt, state)) !== undefined) return step;
-    step = decidePolicy(rt, state);
-    if (step !== undefined && (step = await step) !== undefined) return step;
-    step = resolveCredentials(rt, state);
-    if (step !== undefined && (step = await step) !== undefined) return step;
-    return await runAttempts(rt, state);
+    return thenStage(decidePolicy(rt, state), state, afterPolicy);
+  }
+
+  /** Stage 5 (credentials), then the attempts. */
+  function afterPolicy(state: CallState): ToolOutcome | Promise<ToolOutcome> {
+    return thenStage(resolveCredentials(rt, state), state, attempts);
+  }
+
+  function attempts(state: CallState): Promise<ToolOutcome> {
+    return runAttempts(rt, state);
   }
 
   function completeClientCall(result: ClientToolResult): ToolOutcome {

@@ -21,59 +21,85 @@ import { dialOnce, SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS, sandboxTarg
  * retry and no breaker event. Without a conversation, the tool's breaker applies.
  *
  * A caller abort abandons the call: recorded, then thrown to the host.
+ *
+ * A chain of `then`s, not an async function: a suspended async frame stays on the heap for as long
+ * as the call is in flight. Whatever a step throws rejects the returned promise.
  * @internal Does not follow semver.
  */
-export async function runAttempts(rt: ExecutorRuntime, state: CallState): Promise<ToolOutcome> {
-  const handler = state.resolvedHandler;
-  const { ctx } = state;
-  if (handler.type === "client") throw new TypeError("runAttempts: client calls are handed off");
-  const claim = handler.type !== "platform" && handler.sandbox !== undefined && ctx.conversation !== undefined ? handler.name : undefined;
-  // Platform tools run in this process: no breaker.
-  state.breaker = handler.type === "platform" ? undefined : claim === undefined ? rt.breakers.get(state.toolName) : ctx.conversation!.breakers.get(claim);
-
-  let prepared: PreparedCall;
+export function runAttempts(rt: ExecutorRuntime, state: CallState): Promise<ToolOutcome> {
   try {
-    // The state is the backend's view of the call: its handler is set (resolved above).
-    prepared = rt.backends[handler.type].prepare(state as BackendCall);
+    const handler = state.resolvedHandler;
+    const { ctx } = state;
+    if (handler.type === "client") throw new TypeError("runAttempts: client calls are handed off");
+    const claim = handler.type !== "platform" && handler.sandbox !== undefined && ctx.conversation !== undefined ? handler.name : undefined;
+    // Platform tools run in this process: no breaker.
+    state.breaker = handler.type === "platform" ? undefined : claim === undefined ? rt.breakers.get(state.toolName) : ctx.conversation!.breakers.get(claim);
+
+    let prepared: PreparedCall;
+    try {
+      // The state is the backend's view of the call: its handler is set (resolved above).
+      prepared = rt.backends[handler.type].prepare(state as BackendCall);
+    } catch (e) {
+      return Promise.resolve(rt.report.fail(state, asOmniaError(e)));
+    }
+
+    if (claim !== undefined && ctx.conversation!.reachability.isProven(claim)) {
+      const target = handler.type === "platform" ? undefined : sandboxTarget(handler);
+      if (target !== undefined) {
+        return dialOnce(target, rt.clock, SANDBOX_DIAL_TIMEOUT_MS, ctx.signal).then((reason) =>
+          reason !== undefined ? rt.report.fail(state, new SandboxUnreachableError(claim, reason)) : dispatch(rt, state, prepared, claim),
+        );
+      }
+    }
+    return dispatch(rt, state, prepared, claim);
   } catch (e) {
-    return rt.report.fail(state, asOmniaError(e));
+    return Promise.reject(e);
   }
+}
 
-  if (claim !== undefined && ctx.conversation!.reachability.isProven(claim)) {
-    const target = handler.type === "platform" ? undefined : sandboxTarget(handler);
-    const reason = target === undefined ? undefined : await dialOnce(target, rt.clock, SANDBOX_DIAL_TIMEOUT_MS, ctx.signal);
-    if (reason !== undefined) return rt.report.fail(state, new SandboxUnreachableError(claim, reason));
-  }
-
-  logDispatchEnter(rt.logger, state.toolName, handler.type);
+/** The retry loop over the attempts of `prepared`, and the outcome it ends with. */
+function dispatch(rt: ExecutorRuntime, state: CallState, prepared: PreparedCall, claim: string | undefined): Promise<ToolOutcome> {
+  const { ctx } = state;
+  logDispatchEnter(rt.logger, state.toolName, state.resolvedHandler.type);
   // The attempts and backoff sleeps end at the caller's abort or at close(), whichever comes first.
   const link = ctx.signal === undefined ? undefined : linkSignals(ctx.signal, rt.closing);
   const signal = link?.signal ?? rt.closing;
-  let result: RetryResult<BackendSuccess>;
-  try {
-    const attempt = counted(state, prepared);
-    const span = state.span;
-    result = await (span === undefined
-      ? runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal })
-      : // The attempts run with the tool span active, so a host's HTTP or gRPC instrumentation nests under it.
-        span.run(() =>
-          runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal, onRetry: (event) => span.retry(event) }),
-        ));
-  } catch (e) {
+  const settle = (result: RetryResult<BackendSuccess>): ToolOutcome => {
+    link?.dispose();
+    // An attempt that saw its client or agent close under it: the same ERR_OMNIA_CLOSED outcome.
+    if (result.status !== "success" && rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
+    if (result.status === "success") {
+      if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
+      return rt.report.finish(state, { status: "success", ...result.value });
+    }
+    return rt.report.fail(state, asOmniaError(result.error));
+  };
+  const thrown = (e: unknown): ToolOutcome => {
+    link?.dispose();
     // close() ended the call: an outcome (ERR_OMNIA_CLOSED), recorded once; only the caller's own abort throws.
     if (rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
     rt.report.fail(state, asOmniaError(e));
     throw e;
-  } finally {
-    link?.dispose();
+  };
+  let running: Promise<RetryResult<BackendSuccess>>;
+  try {
+    const attempt = counted(state, prepared);
+    const span = state.span;
+    running =
+      span === undefined
+        ? runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal })
+        : // The attempts run with the tool span active, so a host's HTTP or gRPC instrumentation nests under it.
+          span.run(() =>
+            runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal, onRetry: (event) => span.retry(event) }),
+          );
+  } catch (e) {
+    try {
+      return Promise.resolve(thrown(e));
+    } catch (rethrown) {
+      return Promise.reject(rethrown);
+    }
   }
-  // An attempt that saw its client or agent close under it: the same ERR_OMNIA_CLOSED outcome.
-  if (result.status !== "success" && rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
-  if (result.status === "success") {
-    if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
-    return rt.report.finish(state, { status: "success", ...result.value });
-  }
-  return rt.report.fail(state, asOmniaError(result.error));
+  return running.then(settle, thrown);
 }
 
 /**
