@@ -27,3 +27,26 @@ handlers:
       method: POST
 `);
 }
+
+/** `get_weather` with a typical schema (a required string, an enum, an integer with bounds), POST to `url`: the turn benchmarks' tool. */
+export function turnWeatherRegistry(url: string): ToolRegistry {
+  return loadToolRegistry(`
+handlers:
+  - name: weather-api
+    type: http
+    tool:
+      name: get_weather
+      description: Current weather and forecast
+      inputSchema:
+        type: object
+        properties:
+          city: { type: string, minLength: 1 }
+          units: { type: string, enum: [metric, imperial] }
+          days: { type: integer, minimum: 1, maximum: 14 }
+          i: { type: integer }
+        required: [city]
+    httpConfig:
+      endpoint: ${url}
+      method: POST
+`);
+}

@@ -4,31 +4,12 @@
 // compiled file.
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-turn.js [rounds]
 // then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
-import { loadToolRegistry } from "../src/manifest/index.js";
 import { createTurn, type TurnExecutor } from "../src/turn/index.js";
+import { turnWeatherRegistry } from "./call-fixtures.js";
 
 const rounds = Number(process.argv[2] ?? 50_000);
 const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
-// The schema and arguments of bench/turn.bench.ts.
-const registry = loadToolRegistry(`
-handlers:
-  - name: weather-api
-    type: http
-    tool:
-      name: get_weather
-      description: Current weather and forecast
-      inputSchema:
-        type: object
-        properties:
-          city: { type: string, minLength: 1 }
-          units: { type: string, enum: [metric, imperial] }
-          days: { type: integer, minimum: 1, maximum: 14 }
-          i: { type: integer }
-        required: [city]
-    httpConfig:
-      endpoint: http://127.0.0.1:9/v1/weather
-      method: POST
-`);
+const registry = turnWeatherRegistry("http://127.0.0.1:9/v1/weather");
 const calls = Array.from({ length: 10 }, (_, i) => ({ id: `call-${i}`, name: "get_weather", arguments: `{"city":"Paris","units":"metric","days":3,"i":${i}}` }));
 const memory: TurnExecutor = {
   tools: registry.tools,

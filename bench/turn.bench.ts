@@ -11,10 +11,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { bench, do_not_optimize, run, summary as mitataSummary } from "mitata";
-import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { createTurn, type TurnExecutor } from "../src/turn/index.js";
 import { interleave, opsPerSecond, ratio, type SummaryRow } from "./support.js";
+import { turnWeatherRegistry } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const ROUNDS = 1_500;
@@ -34,26 +34,7 @@ server.keepAliveTimeout = 60_000;
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
 
-// A typical schema: a required string, an enum, an integer with bounds.
-const registry = loadToolRegistry(`
-handlers:
-  - name: weather-api
-    type: http
-    tool:
-      name: get_weather
-      description: Current weather and forecast
-      inputSchema:
-        type: object
-        properties:
-          city: { type: string, minLength: 1 }
-          units: { type: string, enum: [metric, imperial] }
-          days: { type: integer, minimum: 1, maximum: 14 }
-          i: { type: integer }
-        required: [city]
-    httpConfig:
-      endpoint: ${url}
-      method: POST
-`);
+const registry = turnWeatherRegistry(url);
 const executor = createToolExecutor({ registry });
 // Distinct arguments per call, as a model's parallel calls have (identical ones would meet the repeat guard).
 const calls = Array.from({ length: CALLS_PER_ROUND }, (_, i) => ({ id: `call-${i}`, name: "get_weather", arguments: `{"city":"Paris","units":"metric","days":3,"i":${i}}` }));
