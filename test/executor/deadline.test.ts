@@ -9,7 +9,7 @@ import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { serveToolService, type ToolServiceServer } from "../../src/grpc/index.js";
 import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
 import { AbortedError, InvalidOptionError, TimeoutError, type Logger } from "../../src/core/index.js";
-import { startHttpServer, withoutUnhandledRejections, type TestServer } from "../helpers/http-server.js";
+import { oneHttpToolRegistry, startHttpServer, withoutUnhandledRejections, type TestServer } from "../helpers/http-server.js";
 
 const closers: (() => Promise<void>)[] = [];
 after(async () => {
@@ -22,18 +22,7 @@ async function backend(handler: Parameters<typeof startHttpServer>[0]): Promise<
   return s;
 }
 
-function registry(endpoint: string, handlerExtra = "", httpExtra = "") {
-  return loadToolRegistry(`
-handlers:
-  - name: h
-    type: http
-    tool: { name: t, description: d, inputSchema: { type: object } }
-    httpConfig:
-      endpoint: ${endpoint}
-${httpExtra}
-${handlerExtra}
-`);
-}
+const registry = oneHttpToolRegistry;
 
 /** An executor on a manual clock whose logger counts the retry loop's `retry attempt` lines (logged as each backoff sleep is armed). */
 function executor(reg: ReturnType<typeof registry>, options: Partial<ToolExecutorOptions> = {}) {
@@ -70,7 +59,7 @@ test("retries and backoff past the deadline: the sleep before attempt 3 ends at 
     res.end("down");
   });
   const { ex, clock, recorder, retries, breakers } = executor(
-    registry(`${server.url}/x`, "", "      retryPolicy: { maxAttempts: 5, initialBackoff: 1s, maxBackoff: 10s }"),
+    registry(`${server.url}/x`, "      retryPolicy: { maxAttempts: 5, initialBackoff: 1s, maxBackoff: 10s }"),
   );
   await withoutUnhandledRejections(async () => {
     const pending = ex.execute({ id: "c1", name: "t", arguments: "{}" }, { timeoutMs: 2500 });
@@ -133,7 +122,7 @@ test("a hanging backend, a deadline shorter than the attempt timeout: the attemp
 test("the handler's timeout still bounds each attempt (Omnia's); the deadline then ends the retried call", async () => {
   const server = await backend(() => {});
   const { ex, clock, recorder, retries, breakers } = executor(
-    registry(`${server.url}/x`, "    timeout: 2s", "      retryPolicy: { maxAttempts: 3, initialBackoff: 100ms }"),
+    registry(`${server.url}/x`, "      retryPolicy: { maxAttempts: 3, initialBackoff: 100ms }", "    timeout: 2s"),
   );
   const pending = ex.execute({ id: "c3", name: "t", arguments: "{}" }, { timeoutMs: 3000 });
   await until(() => server.requests.length === 1, "attempt 1 sent");

@@ -9,7 +9,7 @@ import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "
 import { createCircuitBreakers } from "../../src/breaker/index.js";
 import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
 import { ClosedError, InvalidOptionError, AbortedError } from "../../src/core/index.js";
-import { startHttpServer, withoutUnhandledRejections, type TestServer } from "../helpers/http-server.js";
+import { oneHttpToolRegistry, startHttpServer, withoutUnhandledRejections, type TestServer } from "../helpers/http-server.js";
 import { settle } from "../helpers/settle.js";
 
 const servers: TestServer[] = [];
@@ -29,19 +29,7 @@ async function backend(handler?: Parameters<typeof startHttpServer>[0]): Promise
   return s;
 }
 
-/** A registry with one http handler `h` serving tool `t`. */
-function registry(endpoint: string, extra = "", handlerExtra = "") {
-  return loadToolRegistry(`
-handlers:
-  - name: h
-    type: http
-    tool: { name: t, description: d, inputSchema: { type: object } }
-    httpConfig:
-      endpoint: ${endpoint}
-${extra}
-${handlerExtra}
-`);
-}
+const registry = oneHttpToolRegistry;
 
 function executor(reg: ReturnType<typeof registry>, options: Partial<ToolExecutorOptions> = {}) {
   const clock = createManualClock(Date.UTC(2026, 10, 29));

@@ -2,6 +2,7 @@
 // close() ends every connection and checks that none is left.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
 
 export interface RecordedRequest {
   readonly method: string;
@@ -92,4 +93,21 @@ export async function withoutUnhandledRejections<T>(fn: () => Promise<T>): Promi
   } finally {
     process.off("unhandledRejection", onRejection);
   }
+}
+
+/**
+ * A registry with one http handler `h` serving tool `t` at `endpoint`: `httpExtra` is YAML
+ * under `httpConfig` (indented 6), `handlerExtra` under the handler (indented 4).
+ */
+export function oneHttpToolRegistry(endpoint: string, httpExtra = "", handlerExtra = ""): ToolRegistry {
+  return loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig:
+      endpoint: ${endpoint}
+${httpExtra}
+${handlerExtra}
+`);
 }
