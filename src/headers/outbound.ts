@@ -5,7 +5,8 @@ import type { Identity } from "./identity.js";
 import { OmniaHeader } from "./keys.js";
 import { NameCache } from "./name-cache.js";
 import type { HeaderBuildOptions } from "./params.js";
-import { isValidGrpcMetadataKey, isValidGrpcMetadataValue, isValidHeaderValue } from "./validity.js";
+import { CheckedGrpcValue, CheckedHeaderValue } from "./checked-value.js";
+import { isValidGrpcMetadataKey } from "./validity.js";
 
 /**
  * Omnia's `ToOutboundHeaders` for an HTTP hop (tool, OpenAPI tool, policy
@@ -51,57 +52,57 @@ export function putOutboundHeaders(out: Record<string, string>, identity: Identi
   let v: unknown;
   v = identity.agentName;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.AGENT_NAME] = v;
+    if (HTTP_AGENT_NAME.ok(v)) out[H.AGENT_NAME] = v;
     else skippedHeader(logger, H.AGENT_NAME);
   }
   v = identity.namespace;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.NAMESPACE] = v;
+    if (HTTP_NAMESPACE.ok(v)) out[H.NAMESPACE] = v;
     else skippedHeader(logger, H.NAMESPACE);
   }
   v = identity.sessionId;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.SESSION_ID] = v;
+    if (HTTP_SESSION_ID.ok(v)) out[H.SESSION_ID] = v;
     else skippedHeader(logger, H.SESSION_ID);
   }
   v = identity.requestId;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.REQUEST_ID] = v;
+    if (HTTP_REQUEST_ID.ok(v)) out[H.REQUEST_ID] = v;
     else skippedHeader(logger, H.REQUEST_ID);
   }
   v = identity.userId;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.USER_ID] = v;
+    if (HTTP_USER_ID.ok(v)) out[H.USER_ID] = v;
     else skippedHeader(logger, H.USER_ID);
   }
   v = identity.subjectId;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.SUBJECT_ID] = v;
+    if (HTTP_SUBJECT_ID.ok(v)) out[H.SUBJECT_ID] = v;
     else skippedHeader(logger, H.SUBJECT_ID);
   }
   v = identity.userEmail;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.USER_EMAIL] = v;
+    if (HTTP_USER_EMAIL.ok(v)) out[H.USER_EMAIL] = v;
     else skippedHeader(logger, H.USER_EMAIL);
   }
   v = identity.provider;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.PROVIDER] = v;
+    if (HTTP_PROVIDER.ok(v)) out[H.PROVIDER] = v;
     else skippedHeader(logger, H.PROVIDER);
   }
   v = identity.model;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.MODEL] = v;
+    if (HTTP_MODEL.ok(v)) out[H.MODEL] = v;
     else skippedHeader(logger, H.MODEL);
   }
   v = identity.origin;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.ORIGIN] = v;
+    if (HTTP_ORIGIN.ok(v)) out[H.ORIGIN] = v;
     else skippedHeader(logger, H.ORIGIN);
   }
   v = identity.workspace;
   if (isText(v)) {
-    if (isValidHeaderValue(v)) out[H.WORKSPACE] = v;
+    if (HTTP_WORKSPACE.ok(v)) out[H.WORKSPACE] = v;
     else skippedHeader(logger, H.WORKSPACE);
   }
   const claims = identity.claims;
@@ -110,13 +111,13 @@ export function putOutboundHeaders(out: Record<string, string>, identity: Identi
     if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
     const v = claims[name];
     if (typeof v !== "string" || v === "") continue;
-    const key = canonicalClaimHeaderOrUndefined(name);
-    if (key === undefined) {
+    const slot = HTTP_CLAIMS.get(name);
+    if (slot === null) {
       logger?.warn("headers: skipped a claim whose name is not a valid header name", { claim: name });
-    } else if (!isValidHeaderValue(v)) {
+    } else if (!slot.ok(v)) {
       logger?.warn("headers: skipped a claim with an invalid header value", { claim: name });
     } else {
-      out[key] = v;
+      out[slot.key] = v;
     }
   }
 }
@@ -150,57 +151,57 @@ export function putGrpcMetadata(out: Record<string, string>, identity: Identity,
   let v: unknown;
   v = identity.agentName;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.AGENT_NAME] = v;
+    if (GRPC_AGENT_NAME.ok(v)) out[H.AGENT_NAME] = v;
     else skippedMetadata(logger, H.AGENT_NAME);
   }
   v = identity.namespace;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.NAMESPACE] = v;
+    if (GRPC_NAMESPACE.ok(v)) out[H.NAMESPACE] = v;
     else skippedMetadata(logger, H.NAMESPACE);
   }
   v = identity.sessionId;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.SESSION_ID] = v;
+    if (GRPC_SESSION_ID.ok(v)) out[H.SESSION_ID] = v;
     else skippedMetadata(logger, H.SESSION_ID);
   }
   v = identity.requestId;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.REQUEST_ID] = v;
+    if (GRPC_REQUEST_ID.ok(v)) out[H.REQUEST_ID] = v;
     else skippedMetadata(logger, H.REQUEST_ID);
   }
   v = identity.userId;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.USER_ID] = v;
+    if (GRPC_USER_ID.ok(v)) out[H.USER_ID] = v;
     else skippedMetadata(logger, H.USER_ID);
   }
   v = identity.subjectId;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.SUBJECT_ID] = v;
+    if (GRPC_SUBJECT_ID.ok(v)) out[H.SUBJECT_ID] = v;
     else skippedMetadata(logger, H.SUBJECT_ID);
   }
   v = identity.userEmail;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.USER_EMAIL] = v;
+    if (GRPC_USER_EMAIL.ok(v)) out[H.USER_EMAIL] = v;
     else skippedMetadata(logger, H.USER_EMAIL);
   }
   v = identity.provider;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.PROVIDER] = v;
+    if (GRPC_PROVIDER.ok(v)) out[H.PROVIDER] = v;
     else skippedMetadata(logger, H.PROVIDER);
   }
   v = identity.model;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.MODEL] = v;
+    if (GRPC_MODEL.ok(v)) out[H.MODEL] = v;
     else skippedMetadata(logger, H.MODEL);
   }
   v = identity.origin;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.ORIGIN] = v;
+    if (GRPC_ORIGIN.ok(v)) out[H.ORIGIN] = v;
     else skippedMetadata(logger, H.ORIGIN);
   }
   v = identity.workspace;
   if (isText(v)) {
-    if (isValidGrpcMetadataValue(v)) out[H.WORKSPACE] = v;
+    if (GRPC_WORKSPACE.ok(v)) out[H.WORKSPACE] = v;
     else skippedMetadata(logger, H.WORKSPACE);
   }
   const claims = identity.claims;
@@ -209,18 +210,43 @@ export function putGrpcMetadata(out: Record<string, string>, identity: Identity,
     if (!Object.prototype.hasOwnProperty.call(claims, name)) continue;
     const v = claims[name];
     if (typeof v !== "string" || v === "") continue;
-    const key = GRPC_CLAIM_KEYS.get(name);
-    if (key === null) {
+    const slot = GRPC_CLAIMS.get(name);
+    if (slot === null) {
       logger?.warn("headers: skipped a claim whose name is not a legal gRPC metadata key", { claim: name });
-    } else if (!isValidGrpcMetadataValue(v)) {
+    } else if (!slot.ok(v)) {
       logger?.warn("headers: skipped a claim with an invalid gRPC metadata value", { claim: name });
     } else {
-      out[key] = v;
+      out[slot.key] = v;
     }
   }
 }
 
 const H = OmniaHeader;
+
+
+// The last valid value of each identity header (checked-value.ts).
+const HTTP_AGENT_NAME = new CheckedHeaderValue(H.AGENT_NAME);
+const HTTP_NAMESPACE = new CheckedHeaderValue(H.NAMESPACE);
+const HTTP_SESSION_ID = new CheckedHeaderValue(H.SESSION_ID);
+const HTTP_REQUEST_ID = new CheckedHeaderValue(H.REQUEST_ID);
+const HTTP_USER_ID = new CheckedHeaderValue(H.USER_ID);
+const HTTP_SUBJECT_ID = new CheckedHeaderValue(H.SUBJECT_ID);
+const HTTP_USER_EMAIL = new CheckedHeaderValue(H.USER_EMAIL);
+const HTTP_PROVIDER = new CheckedHeaderValue(H.PROVIDER);
+const HTTP_MODEL = new CheckedHeaderValue(H.MODEL);
+const HTTP_ORIGIN = new CheckedHeaderValue(H.ORIGIN);
+const HTTP_WORKSPACE = new CheckedHeaderValue(H.WORKSPACE);
+const GRPC_AGENT_NAME = new CheckedGrpcValue(H.AGENT_NAME);
+const GRPC_NAMESPACE = new CheckedGrpcValue(H.NAMESPACE);
+const GRPC_SESSION_ID = new CheckedGrpcValue(H.SESSION_ID);
+const GRPC_REQUEST_ID = new CheckedGrpcValue(H.REQUEST_ID);
+const GRPC_USER_ID = new CheckedGrpcValue(H.USER_ID);
+const GRPC_SUBJECT_ID = new CheckedGrpcValue(H.SUBJECT_ID);
+const GRPC_USER_EMAIL = new CheckedGrpcValue(H.USER_EMAIL);
+const GRPC_PROVIDER = new CheckedGrpcValue(H.PROVIDER);
+const GRPC_MODEL = new CheckedGrpcValue(H.MODEL);
+const GRPC_ORIGIN = new CheckedGrpcValue(H.ORIGIN);
+const GRPC_WORKSPACE = new CheckedGrpcValue(H.WORKSPACE);
 
 function isText(v: unknown): v is string {
   return typeof v === "string" && v !== "";
@@ -235,7 +261,13 @@ function skippedMetadata(logger: Logger | undefined, key: string): void {
 }
 
 /** Claim name → its lowercase gRPC metadata key, or null when the key is illegal. */
-const GRPC_CLAIM_KEYS = new NameCache<string | null>((name) => {
+// Claim name -> its header slot, or null when the name makes no legal key.
+const HTTP_CLAIMS = new NameCache<CheckedHeaderValue | null>((name) => {
+  const key = canonicalClaimHeaderOrUndefined(name);
+  return key === undefined ? null : new CheckedHeaderValue(key);
+});
+
+const GRPC_CLAIMS = new NameCache<CheckedGrpcValue | null>((name) => {
   const key = OmniaHeader.CLAIM_PREFIX + name.toLowerCase();
-  return isValidGrpcMetadataKey(key) ? key : null;
+  return isValidGrpcMetadataKey(key) ? new CheckedGrpcValue(key) : null;
 });

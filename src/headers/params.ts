@@ -6,10 +6,31 @@ import { toPascalCase } from "./pascal-case.js";
 import { NameCache } from "./name-cache.js";
 import { isValidHeaderName, isValidHeaderValue } from "./validity.js";
 
-interface ParamKey {
+/**
+ * An argument name's `x-omnia-param-<PascalCase>` header: the key, its lower
+ * case (for de-duplication), whether it is a legal name, and the last value
+ * that passed the header-value check under it (argument values such as an id
+ * or a page size repeat from call to call; a repeat needs no second scan).
+ */
+class ParamKey {
   readonly key: string;
   readonly lower: string;
   readonly valid: boolean;
+  last = "";
+
+  constructor(name: string) {
+    const key = OmniaHeader.PARAM_PREFIX + toPascalCase(name);
+    this.key = key;
+    this.lower = key.toLowerCase();
+    this.valid = isValidHeaderName(key);
+  }
+
+  okValue(value: string): boolean {
+    if (value === this.last) return true;
+    if (!isValidHeaderValue(value)) return false;
+    this.last = value;
+    return true;
+  }
 }
 
 /** Past this many distinct parameter headers, de-duplication switches from a list to a Map. */
@@ -17,8 +38,7 @@ const SHORT_LIST = 16;
 
 /** Argument name → its `x-omnia-param-<PascalCase>` header. */
 function paramKey(name: string): ParamKey {
-  const key = OmniaHeader.PARAM_PREFIX + toPascalCase(name);
-  return { key, lower: key.toLowerCase(), valid: isValidHeaderName(key) };
+  return new ParamKey(name);
 }
 
 /** The memo of {@link paramKey} for the names of typical calls (which repeat from call to call). */
@@ -92,10 +112,36 @@ export function promoteScalarParams(args: unknown, options?: HeaderBuildOptions)
  * @internal Does not follow semver.
  */
 export function putScalarParams(out: Record<string, string>, obj: Record<string, unknown>, logger: Logger | undefined): void {
-  // Lower-cased header name -> the key written for it. A short list while there are few (cheaper than
-  // a Map for a typical call), a Map past SHORT_LIST entries, so that the lookups stay linear overall.
-  let lowers: string[] | undefined;
-  let keys: string[] | undefined;
+  // The written list (lower-cased header name -> the key written for it) lives
+  // in two scratch arrays reused from call to call; a call that starts while
+  // another is running (a logger that builds headers) takes its own.
+  if (scratchBusy) {
+    putScalarParamsInto(out, obj, logger, [], []);
+    return;
+  }
+  scratchBusy = true;
+  try {
+    putScalarParamsInto(out, obj, logger, SCRATCH_LOWERS, SCRATCH_KEYS);
+  } finally {
+    scratchBusy = false;
+  }
+}
+
+const SCRATCH_LOWERS: string[] = [];
+const SCRATCH_KEYS: string[] = [];
+let scratchBusy = false;
+
+function putScalarParamsInto(
+  out: Record<string, string>,
+  obj: Record<string, unknown>,
+  logger: Logger | undefined,
+  lowers: string[],
+  keys: string[],
+): void {
+  // Lower-cased header name -> the key written for it: the first `listed`
+  // entries of the two arrays while there are few (cheaper than a Map for a
+  // typical call), a Map past SHORT_LIST entries, so that lookups stay linear overall.
+  let listed = 0;
   let written: Map<string, string> | undefined;
   let seen = 0;
   for (const name in obj) {
@@ -111,30 +157,30 @@ export function putScalarParams(out: Record<string, string>, obj: Record<string,
       logger?.debug("headers: skipped a parameter header with an invalid name", { header: param.key });
       continue;
     }
-    if (!isValidHeaderValue(s)) {
+    if (!param.okValue(s)) {
       logger?.debug("headers: skipped a parameter header with an invalid value", { header: param.key });
       continue;
     }
     // Case-insensitive de-duplication: the later argument wins.
+    const lower = param.lower;
     if (written !== undefined) {
-      const prior = written.get(param.lower);
+      const prior = written.get(lower);
       if (prior !== undefined && prior !== param.key) delete out[prior];
-      written.set(param.lower, param.key);
-    } else if (lowers === undefined || keys === undefined) {
-      lowers = [param.lower];
-      keys = [param.key];
+      written.set(lower, param.key);
     } else {
-      const at = lowers.indexOf(param.lower);
-      if (at >= 0) {
+      let at = 0;
+      while (at < listed && lowers[at] !== lower) at++;
+      if (at < listed) {
         delete out[keys[at]!];
         keys[at] = param.key;
-      } else if (lowers.length < SHORT_LIST) {
-        lowers.push(param.lower);
-        keys.push(param.key);
+      } else if (listed < SHORT_LIST) {
+        lowers[listed] = lower;
+        keys[listed] = param.key;
+        listed++;
       } else {
         written = new Map();
-        for (let i = 0; i < lowers.length; i++) written.set(lowers[i]!, keys[i]!);
-        written.set(param.lower, param.key);
+        for (let i = 0; i < listed; i++) written.set(lowers[i]!, keys[i]!);
+        written.set(lower, param.key);
       }
     }
     out[param.key] = s;
