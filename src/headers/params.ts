@@ -148,8 +148,13 @@ function putScalarParamsInto(
     if (!Object.prototype.hasOwnProperty.call(obj, name)) continue;
     const v = obj[name];
     let s: string;
-    if (typeof v === "string") s = v;
-    else if (typeof v === "number") s = goFormatFloat(v);
+    // Only a string can hold a character a header value may not: a number's
+    // or a boolean's text is digits, letters, '.', '+' and '-'.
+    let text = false;
+    if (typeof v === "string") {
+      s = v;
+      text = true;
+    } else if (typeof v === "number") s = goFormatFloat(v);
     else if (typeof v === "boolean") s = v ? "true" : "false";
     else continue;
     const param = ++seen <= MEMO_ARGS ? PARAM_KEYS.get(name) : paramKey(name);
@@ -157,7 +162,7 @@ function putScalarParamsInto(
       logger?.debug("headers: skipped a parameter header with an invalid name", { header: param.key });
       continue;
     }
-    if (!param.okValue(s)) {
+    if (text && !param.okValue(s)) {
       logger?.debug("headers: skipped a parameter header with an invalid value", { header: param.key });
       continue;
     }
