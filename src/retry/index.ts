@@ -2,10 +2,10 @@
 export { runWithRetry, runRetryLoop } from "./run-with-retry.js";
 export type { AttemptOutcome, AttemptContext, AttemptSource, RetryEnd, RetryLoopOptions, RetryResult, RetryEvent, RetryOptions } from "./run-with-retry.js";
 export { runAttempt, runAbortableAttempt } from "./attempt-timeout.js";
-export { AttemptAbort, abortHookOf } from "./attempt-abort.js";
-export type { AbortHook } from "./attempt-abort.js";
+export { AttemptAbort, abortHookOf, callAbortListener } from "./attempt-abort.js";
+export type { AbortHook, AbortListener } from "./attempt-abort.js";
 export type { AttemptSettlement, AttemptOptions } from "./attempt-timeout.js";
-export { sleep } from "./sleep.js";
+export { sleep, abortedError } from "./sleep.js";
 export {
   createRetryPolicy,
   DEFAULT_ATTEMPT_TIMEOUT_MS,
