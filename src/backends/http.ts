@@ -28,6 +28,7 @@ import {
   type AbortListener,
   type AttemptAbort,
   type AttemptOutcome,
+  type AttemptSink,
   type AttemptSettlement,
   type HttpRetryRules,
 } from "../retry/index.js";
@@ -240,24 +241,24 @@ class HttpCall implements PreparedCall, HttpAttemptDeps {
   }
 
   attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<BackendSuccess>> {
+    return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => this.attemptInto(signal, { attempted: resolve, attemptThrew: reject }));
+  }
+
+  /** One attempt, delivered into `sink` on a later microtask (never inside undici's callbacks). */
+  attemptInto(signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>): void {
     let ticket: BreakerTicket;
     try {
       ticket = this.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
     } catch (e) {
-      return Promise.reject(e);
+      queueMicrotask(() => sink.attemptThrew(e));
+      return;
     }
-    if (signal?.aborted === true) {
-      try {
-        return Promise.resolve(settleAttempt({ kind: "abandoned", error: abortedError("attempt", signal) }, ticket, this));
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    }
-    return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => new HttpAttemptRun(this, ticket, signal, resolve, reject).start(this.#env));
+    const run = new HttpAttemptRun(this, ticket, signal, sink);
+    if (signal?.aborted === true) run.abandonAtStart();
+    else run.start(this.#env);
   }
 }
 
-const dropped = (): void => {};
 
 /**
  * One attempt of an {@link HttpCall}, in one object: the attempt's timer
@@ -276,21 +277,19 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink {
   readonly #ticket: BreakerTicket;
   readonly #signal: AbortSignal | undefined;
   // Not readonly: dropped on settling (undici may keep the exchange, and so this object, a while).
-  #resolve: (outcome: AttemptOutcome<BackendSuccess>) => void;
-  #reject: (error: unknown) => void;
+  #sink: AttemptSink<BackendSuccess> | undefined;
 
-  constructor(
-    call: HttpCall,
-    ticket: BreakerTicket,
-    signal: AbortSignal | undefined,
-    resolve: (outcome: AttemptOutcome<BackendSuccess>) => void,
-    reject: (error: unknown) => void,
-  ) {
+  constructor(call: HttpCall, ticket: BreakerTicket, signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>) {
     this.#call = call;
     this.#ticket = ticket;
     this.#signal = signal;
-    this.#resolve = resolve;
-    this.#reject = reject;
+    this.#sink = sink;
+  }
+
+  /** The caller's signal had aborted before the attempt started: abandoned, nothing sent. */
+  abandonAtStart(): void {
+    this.#settled = true;
+    this.#deliver(this.#abandoned());
   }
 
   start(env: BackendEnv): void {
@@ -365,17 +364,28 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink {
     this.#settled = true;
     this.#timer?.clear();
     if (this.#signal !== undefined) offSharedAbort(this.#signal, this);
-    const resolve = this.#resolve;
-    const reject = this.#reject;
-    this.#resolve = this.#reject = dropped;
-    let outcome: AttemptOutcome<BackendSuccess>;
-    try {
-      outcome = settleAttempt(settlement, this.#ticket, this.#call);
-    } catch (error) {
-      reject(error);
-      return;
-    }
-    resolve(outcome);
+    this.#deliver(settlement);
+  }
+
+  /**
+   * The breaker accounting, the classification and the delivery, on a later microtask: as a promise
+   * step would, so no breaker listener or record runs inside undici's callbacks or a timer's.
+   */
+  #deliver(settlement: AttemptSettlement<HttpExchange>): void {
+    const sink = this.#sink!;
+    this.#sink = undefined;
+    const ticket = this.#ticket;
+    const call = this.#call;
+    queueMicrotask(() => {
+      let outcome: AttemptOutcome<BackendSuccess>;
+      try {
+        outcome = settleAttempt(settlement, ticket, call);
+      } catch (error) {
+        sink.attemptThrew(error);
+        return;
+      }
+      sink.attempted(outcome);
+    });
   }
 }
 

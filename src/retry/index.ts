@@ -1,6 +1,6 @@
 // The retry folder's surface for sibling folders (http, grpc, mcp, openapi, registry) and the package entry.
 export { runWithRetry, runRetryLoop } from "./run-with-retry.js";
-export type { AttemptOutcome, AttemptContext, AttemptSource, RetryEnd, RetryLoopOptions, RetryResult, RetryEvent, RetryOptions } from "./run-with-retry.js";
+export type { AttemptOutcome, AttemptContext, AttemptSource, AttemptSink, RetryEnd, RetryLoopOptions, RetryResult, RetryEvent, RetryOptions } from "./run-with-retry.js";
 export { runAttempt, runAbortableAttempt } from "./attempt-timeout.js";
 export { AttemptAbort, abortHookOf, callAbortListener } from "./attempt-abort.js";
 export type { AbortHook, AbortListener } from "./attempt-abort.js";

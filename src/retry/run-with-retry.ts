@@ -137,6 +137,23 @@ export function runWithRetry<T>(
  */
 export interface AttemptSource<T> {
   attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<T>> | AttemptOutcome<T>;
+  /**
+   * Optional: the same attempt, delivered into `sink` instead of a promise
+   * (exactly once, never before this returns; a throw is read as `attempt`
+   * throwing). {@link runRetryLoop} runs the first attempt through it, so a
+   * call that needs one attempt holds no promise of its own for it.
+   */
+  attemptInto?(signal: AbortSignal | undefined, sink: AttemptSink<T>): void;
+}
+
+/**
+ * Where {@link AttemptSource.attemptInto} delivers an attempt: its outcome, or
+ * what it threw (or rejected with).
+ * @internal Does not follow semver.
+ */
+export interface AttemptSink<T> {
+  attempted(outcome: AttemptOutcome<T>): void;
+  attemptThrew(error: unknown): void;
 }
 
 /**
@@ -171,7 +188,22 @@ export interface RetryLoopOptions extends RetryOptions {
  * @internal Does not follow semver.
  */
 export function runRetryLoop<T, R>(source: AttemptSource<T>, options: RetryLoopOptions, end: RetryEnd<T, R>): Promise<R> {
-  return startRetry<T, R>(source, options, end);
+  if (source.attemptInto === undefined || options.signal?.aborted === true) return startRetry<T, R>(source, options, end);
+  let policy: ReturnType<typeof createRetryPolicy>;
+  try {
+    policy = createRetryPolicy(options.policy);
+  } catch (e) {
+    return Promise.reject(e).then(undefined, (thrown: unknown) => end.thrown(thrown));
+  }
+  return new Promise<R>((resolve, reject) => {
+    const run = new FirstAttemptRun<T, R>(source, policy, options, end, resolve, reject);
+    try {
+      source.attemptInto!(options.signal, run);
+    } catch (thrown) {
+      // As a rejected attempt promise: read on a later microtask.
+      queueMicrotask(() => run.attemptThrew(thrown));
+    }
+  });
 }
 
 function startRetry<T, R>(
@@ -219,6 +251,48 @@ class RetryRun<T, R> {
     this.observer = options.observer;
     this.counter = options.counter;
     this.end = end;
+  }
+}
+
+/**
+ * A run whose first attempt is delivered into it ({@link AttemptSource.attemptInto}):
+ * it settles the loop's one promise; any later attempt goes through {@link attemptAt}.
+ */
+class FirstAttemptRun<T, R> extends RetryRun<T, R> implements AttemptSink<T> {
+  readonly #resolve: (value: R | Promise<R>) => void;
+  readonly #reject: (error: unknown) => void;
+
+  constructor(
+    source: AttemptSource<T>,
+    policy: ReturnType<typeof createRetryPolicy>,
+    options: RetryLoopOptions,
+    end: RetryEnd<T, R>,
+    resolve: (value: R | Promise<R>) => void,
+    reject: (error: unknown) => void,
+  ) {
+    super(source, policy, options, end);
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  attempted(outcome: AttemptOutcome<T>): void {
+    if (this.counter !== undefined) this.counter.attempts++;
+    this.#settle(outcome);
+  }
+
+  attemptThrew(error: unknown): void {
+    this.#settle(fromThrown<T>(error, this.signal));
+  }
+
+  #settle(outcome: AttemptOutcome<T>): void {
+    let out: R | Promise<R>;
+    try {
+      out = step(this, 1, outcome);
+    } catch (e) {
+      this.#reject(e);
+      return;
+    }
+    this.#resolve(out);
   }
 }
 
