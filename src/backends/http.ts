@@ -14,6 +14,7 @@ import {
   type HttpInterpretation,
   type HttpRequestShape,
   type HttpResponseSink,
+  type SendOptions,
   type HttpWireResponse,
 } from "../http/index.js";
 import {
@@ -267,7 +268,7 @@ class HttpCall implements PreparedCall, HttpAttemptDeps {
  * does: the exchange, the per-attempt timeout or the caller's abort, the
  * first of them; then the breaker accounting and the classification.
  */
-class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink {
+class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOptions {
   aborted = false;
   reason: unknown = undefined;
   #listener: AbortListener | undefined = undefined;
@@ -298,9 +299,9 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink {
     if (signal !== undefined) onSharedAbort(signal, this);
     const timeoutMs = call.timeoutMs;
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.#timer = armTimer(call.clock, this, timeoutMs);
-    const sensitiveHeaders = call.sensitiveHeaders;
     try {
-      startHttpRequest(env.dispatcher(), call.request, sensitiveHeaders === undefined ? { abort: this } : { abort: this, sensitiveHeaders }, this);
+      // This object is the send options too: its abort hook is itself.
+      startHttpRequest(env.dispatcher(), call.request, this, this);
     } catch (error) {
       this.failed(error);
     }
@@ -336,6 +337,16 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink {
   handleEvent(): void {
     this.#abort(this.#signal?.reason);
     this.#finish(this.#abandoned());
+  }
+
+  /** As send options: the attempt's abort hook. */
+  get abort(): AbortHook {
+    return this;
+  }
+
+  /** As send options: the call's credential header names. */
+  get sensitiveHeaders(): ReadonlySet<string> | undefined {
+    return this.#call.sensitiveHeaders;
   }
 
   onAbort(listener: AbortListener | undefined): void {
