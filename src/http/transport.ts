@@ -250,8 +250,8 @@ function wireResponse(response: Received, redirects: number): HttpWireResponse {
 
 /** One exchange of `send` as it stands, settled into `sink`. */
 function exchange(send: Sending, sink: ReaderSink): void {
-  const { request, url, body } = send;
-  const handler = new ResponseReader(sink, send.hook, send.maxBody, send.maxErrorBody, request.method, url, body !== undefined && body !== "");
+  const { url, body } = send;
+  const handler = new ResponseReader(sink, send, url);
   try {
     send.dispatcher.dispatch({ origin: url.origin, path: url.path, method: send.method, headers: send.headers, body: body ?? null }, handler);
   } catch (e) {
@@ -335,31 +335,17 @@ class ResponseReader implements HttpDispatchHandler {
   #chunks: Buffer[] | undefined = undefined;
   // Not readonly: dropped on settling, as the sink keeps its caller (and a promise, and so the body) alive.
   #sink: ReaderSink;
-  readonly #hook: AbortHook | undefined;
-  readonly #maxBody: number;
-  readonly #maxErrorBody: number;
-  readonly #method: string;
+  /** The request this exchange belongs to: its hook, caps and method (one field instead of five per exchange). */
+  readonly #send: Sending;
+  /** This exchange's URL (a redirect's exchange has its own). */
   readonly #url: ParsedUrl;
-  readonly #hasBody: boolean;
 
-  constructor(
-    sink: ReaderSink,
-    hook: AbortHook | undefined,
-    maxBody: number,
-    maxErrorBody: number,
-    method: string,
-    url: ParsedUrl,
-    hasBody: boolean,
-  ) {
+  constructor(sink: ReaderSink, send: Sending, url: ParsedUrl) {
     this.#sink = sink;
-    this.#hook = hook;
-    this.#maxBody = maxBody;
-    this.#maxErrorBody = maxErrorBody;
-    this.#method = method;
+    this.#send = send;
     this.#url = url;
-    this.#hasBody = hasBody;
     // The caller's abort settles the exchange at once, even while the request waits for a connection.
-    hook?.onAbort(this);
+    send.hook?.onAbort(this);
   }
 
   /** The caller's abort (this reader is the hook's listener). */
@@ -383,14 +369,16 @@ class ResponseReader implements HttpDispatchHandler {
     if (isRedirect(statusCode) && location !== undefined && location !== "") {
       let next: ParsedUrl;
       try {
-        next = resolveLocation(location, this.#url, this.#method);
+        next = resolveLocation(location, this.#url, this.#send.request.method);
       } catch (error) {
         this.#fail(error);
         controller.abort(CUT);
         return;
       }
       // A 307/308 resends the body: never to another origin. The redirect itself is the answer.
-      if (!(this.#hasBody && statusCode >= 307 && next.origin !== this.#url.origin)) {
+      // `send.body` is this exchange's body: a redirect changes it only once this exchange has settled.
+      const body = this.#send.body;
+      if (!(body !== undefined && body !== "" && statusCode >= 307 && next.origin !== this.#url.origin)) {
         this.#redirect = location;
         this.#next = next;
         this.#cap = REDIRECT_DRAIN_BYTES;
@@ -398,7 +386,7 @@ class ResponseReader implements HttpDispatchHandler {
       }
     }
     this.#ok = statusCode >= 200 && statusCode <= 299;
-    this.#cap = this.#ok ? this.#maxBody : this.#maxErrorBody;
+    this.#cap = this.#ok ? this.#send.maxBody : this.#send.maxErrorBody;
   }
 
   onResponseData(controller: HttpDispatchController, chunk: Buffer): void {
@@ -423,22 +411,22 @@ class ResponseReader implements HttpDispatchHandler {
 
   onResponseError(_controller: HttpDispatchController | null, error: Error): void {
     if (this.#settled) return;
-    const hook = this.#hook;
+    const hook = this.#send.hook;
     if (hook?.aborted === true) this.#fail(hook.reason);
     else if (this.#redirect !== undefined) this.#succeed(false); // a redirect's body is never used: follow it anyway
     else if (this.#started && this.#status < 100) {
       // undici asserts on a status below 100 (Go would take it): said as Go says a status it cannot parse.
-      this.#fail(malformedStatus(this.#method, this.#url, String(this.#status).padStart(3, "0"), error));
+      this.#fail(malformedStatus(this.#send.request.method, this.#url, String(this.#status).padStart(3, "0"), error));
     } else if (this.#started) {
       // The headers arrived, then the body broke off: a body-read error that keeps the status.
       this.#fail(new HttpTransportError(`reading response body: ${reasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
-    } else this.#fail(transportError(error, this.#method, this.#url));
+    } else this.#fail(transportError(error, this.#send.request.method, this.#url));
   }
 
   #succeed(truncated: boolean): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#hook?.onAbort(undefined);
+    this.#send.hook?.onAbort(undefined);
     const chunks = this.#chunks ?? [];
     // undici may keep a finished request (and so this handler) until its connection's next one: drop the chunks now.
     this.#chunks = undefined;
@@ -451,7 +439,7 @@ class ResponseReader implements HttpDispatchHandler {
   #fail(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#hook?.onAbort(undefined);
+    this.#send.hook?.onAbort(undefined);
     const sink = this.#sink;
     this.#sink = SETTLED_SINK;
     sink.readerFailed(error);
