@@ -1,4 +1,4 @@
-import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/index.js";
+import { ErrorCode, TimeoutError, armTimer, toError, type Clock, type JsonValue, type Logger, type TimerHandle, type TimerTarget } from "../core/index.js";
 import type { HttpHandlerConfig } from "../manifest/index.js";
 import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
 import {
@@ -7,18 +7,29 @@ import {
   HttpTransportError,
   interpretHttpResponse,
   sendHttpRequest,
+  startHttpRequest,
   sensitiveHeaderNames,
   type HttpDispatcher,
   type HttpHeaderContext,
   type HttpInterpretation,
+  type HttpRequestShape,
+  type HttpResponseSink,
+  type SendOptions,
   type HttpWireResponse,
 } from "../http/index.js";
 import {
+  abortedError,
+  callAbortListener,
   classifyHttpError,
   classifyHttpStatus,
+  offSharedAbort,
+  onSharedAbort,
   runAbortableAttempt,
+  type AbortHook,
+  type AbortListener,
   type AttemptAbort,
   type AttemptOutcome,
+  type AttemptSink,
   type AttemptSettlement,
   type HttpRetryRules,
 } from "../retry/index.js";
@@ -49,19 +60,37 @@ export function httpExchange(
   parsed?: JsonValue,
   injectTrace?: ((headers: Record<string, string>) => void) | undefined,
 ): (abort: AttemptAbort) => Promise<HttpExchange> {
+  const { request, sensitiveHeaders } = buildHttpExchangeRequest(handler, args, context, parsed, injectTrace);
+  // A `then`, not an async function: a suspended async frame stays on the heap while the call is in flight.
+  const interpret = (response: HttpWireResponse): HttpExchange => interpretExchange(handler, response);
+  return (abort) => sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders }).then(interpret);
+}
+
+/**
+ * The request of an `http` call, built once, with the trace context last, and
+ * the credential header names a redirect to another origin drops.
+ * @throws HttpRequestError (or InvalidArgumentsError) for arguments the handler cannot shape into a request
+ */
+function buildHttpExchangeRequest(
+  handler: HttpHandlerConfig,
+  args: string | JsonValue | undefined,
+  context: HttpHeaderContext,
+  parsed: JsonValue | undefined,
+  injectTrace: ((headers: Record<string, string>) => void) | undefined,
+): { readonly request: HttpRequestShape; readonly sensitiveHeaders: ReadonlySet<string> | undefined } {
   // `parsed`: the executor's own parse of the argument text, so it is not parsed again here.
   const request = buildParsedHttpRequest(handler, args, parsed, context);
   // Trace context goes in last, after every other header (Omnia's executor injects into the built request).
   if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
   // Never sent on a redirect to another origin: the credentials' header names (Authorization, Cookie and x-omnia-delegation always).
-  const sensitiveHeaders = credentialHeaderNames(context.auth, context.headersFromSecret, context.injected);
-  // A `then`, not an async function: a suspended async frame stays on the heap while the call is in flight.
-  const interpret = (response: HttpWireResponse): HttpExchange => {
-    const raw = response.headers["retry-after"];
-    const retryAfter = Array.isArray(raw) ? raw[0] : raw;
-    return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
-  };
-  return (abort) => sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders }).then(interpret);
+  return { request, sensitiveHeaders: credentialHeaderNames(context.auth, context.headersFromSecret, context.injected) };
+}
+
+/** What one response means: its status, its first Retry-After, and the handler's interpretation. */
+function interpretExchange(handler: HttpHandlerConfig, response: HttpWireResponse): HttpExchange {
+  const raw = response.headers["retry-after"];
+  const retryAfter = Array.isArray(raw) ? raw[0] : raw;
+  return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
 }
 
 /**
@@ -153,32 +182,222 @@ function settleAttempt(settled: AttemptSettlement<HttpExchange>, ticket: Breaker
  * @internal Does not follow semver.
  */
 export function createHttpBackend(env: BackendEnv): Backend {
-  const dispatcher = (): HttpDispatcher => env.dispatcher();
   return {
     probe: (handler, auth, signal) => probeHttp(env, (handler as HttpHandlerConfig).httpConfig.endpoint ?? handler.endpoint, auth, signal),
-    prepare(call: BackendCall): PreparedCall {
-      const handler = call.handler as HttpHandlerConfig;
-      const exchange = httpExchange(
-        handler,
-        call.rawArgs,
-        {
-          identity: call.identity,
-          agent: env.agent,
-          auth: call.auth,
-          headersFromSecret: call.secretHeaders,
-          injected: call.injected,
-          delegationToken: call.delegationToken,
-          logger: env.logger,
-        },
-        dispatcher,
-        call.args,
-        call.injectTrace,
-      );
-      const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
-      const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, rules: setup.rules, logger: env.logger, toolName: call.toolName };
-      return { policy: setup.policy, attempt: (signal) => httpAttempt(exchange, deps, signal) };
-    },
+    prepare: (call: BackendCall): PreparedCall => new HttpCall(env, call),
   };
+}
+
+/**
+ * One call of an `http` handler, prepared: the request (built once, as in
+ * {@link httpExchange}), the retry setup, and what each attempt needs, in one
+ * object that is also the call's {@link PreparedCall} and the
+ * {@link HttpAttemptDeps} of its attempts (no closures per call). Each
+ * attempt is one {@link HttpAttemptRun}: the rules of {@link httpAttempt}
+ * over {@link httpExchange}, with one promise per attempt.
+ */
+class HttpCall implements PreparedCall, HttpAttemptDeps {
+  readonly policy: PreparedCall["policy"];
+  readonly breaker: CircuitBreaker;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  readonly rules: HttpRetryRules;
+  readonly logger: Logger;
+  readonly toolName: string;
+  readonly handler: HttpHandlerConfig;
+  readonly request: HttpRequestShape;
+  /** The options every attempt sends with, but for its abort hook. */
+  readonly sensitiveHeaders: ReadonlySet<string> | undefined;
+  readonly #env: BackendEnv;
+
+  constructor(env: BackendEnv, call: BackendCall) {
+    const handler = call.handler as HttpHandlerConfig;
+    const built = buildHttpExchangeRequest(
+      handler,
+      call.rawArgs,
+      {
+        identity: call.identity,
+        agent: env.agent,
+        auth: call.auth,
+        headersFromSecret: call.secretHeaders,
+        injected: call.injected,
+        delegationToken: call.delegationToken,
+        logger: env.logger,
+      },
+      call.args,
+      call.injectTrace,
+    );
+    const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
+    this.#env = env;
+    this.handler = handler;
+    this.request = built.request;
+    this.sensitiveHeaders = built.sensitiveHeaders;
+    this.policy = setup.policy;
+    this.breaker = call.breaker!;
+    this.clock = env.clock;
+    this.timeoutMs = handler.timeoutMs;
+    this.rules = setup.rules;
+    this.logger = env.logger;
+    this.toolName = call.toolName;
+  }
+
+  attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<BackendSuccess>> {
+    return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => this.attemptInto(signal, { attempted: resolve, attemptThrew: reject }));
+  }
+
+  /** One attempt, delivered into `sink` on a later microtask (never inside undici's callbacks). */
+  attemptInto(signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>): void {
+    let ticket: BreakerTicket;
+    try {
+      ticket = this.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
+    } catch (e) {
+      queueMicrotask(() => sink.attemptThrew(e));
+      return;
+    }
+    const run = new HttpAttemptRun(this, ticket, signal, sink);
+    if (signal?.aborted === true) run.abandonAtStart();
+    else run.start(this.#env);
+  }
+}
+
+
+/**
+ * One attempt of an {@link HttpCall}, in one object: the attempt's timer
+ * target, its listener on the caller's signal, the abort hook the transport
+ * watches, and the sink of the exchange. It settles as {@link httpAttempt}
+ * does: the exchange, the per-attempt timeout or the caller's abort, the
+ * first of them; then the breaker accounting and the classification.
+ */
+class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOptions {
+  aborted = false;
+  reason: unknown = undefined;
+  #listener: AbortListener | undefined = undefined;
+  #settled = false;
+  #timer: TimerHandle | undefined = undefined;
+  readonly #call: HttpCall;
+  readonly #ticket: BreakerTicket;
+  readonly #signal: AbortSignal | undefined;
+  // Not readonly: dropped on settling (undici may keep the exchange, and so this object, a while).
+  #sink: AttemptSink<BackendSuccess> | undefined;
+
+  constructor(call: HttpCall, ticket: BreakerTicket, signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>) {
+    this.#call = call;
+    this.#ticket = ticket;
+    this.#signal = signal;
+    this.#sink = sink;
+  }
+
+  /** The caller's signal had aborted before the attempt started: abandoned, nothing sent. */
+  abandonAtStart(): void {
+    this.#settled = true;
+    this.#deliver(this.#abandoned());
+  }
+
+  start(env: BackendEnv): void {
+    const call = this.#call;
+    const signal = this.#signal;
+    if (signal !== undefined) onSharedAbort(signal, this);
+    const timeoutMs = call.timeoutMs;
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.#timer = armTimer(call.clock, this, timeoutMs);
+    try {
+      // This object is the send options too: its abort hook is itself.
+      startHttpRequest(env.dispatcher(), call.request, this, this);
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  /** The exchange's response: interpreted, then settled (abandoned when the caller's signal has aborted). */
+  received(response: HttpWireResponse): void {
+    if (this.#settled) return;
+    let value: HttpExchange;
+    try {
+      value = interpretExchange(this.#call.handler, response);
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    this.#finish(this.#signal?.aborted === true ? this.#abandoned() : { kind: "success", value });
+  }
+
+  /** The exchange failed: abandoned when the caller's signal has aborted, else an error. */
+  failed(error: unknown): void {
+    if (this.#settled) return;
+    this.#finish(this.#signal?.aborted === true ? this.#abandoned() : { kind: "error", error: toError(error) });
+  }
+
+  /** The per-attempt timeout fired. */
+  handleTimer(): void {
+    const error = new TimeoutError(this.#call.timeoutMs);
+    this.#finish({ kind: "timeout", error });
+    this.#abort(error);
+  }
+
+  /** The caller's signal aborted (this is its listener). */
+  handleEvent(): void {
+    this.#abort(this.#signal?.reason);
+    this.#finish(this.#abandoned());
+  }
+
+  /** As send options: the attempt's abort hook. */
+  get abort(): AbortHook {
+    return this;
+  }
+
+  /** As send options: the call's credential header names. */
+  get sensitiveHeaders(): ReadonlySet<string> | undefined {
+    return this.#call.sensitiveHeaders;
+  }
+
+  onAbort(listener: AbortListener | undefined): void {
+    if (listener !== undefined && this.aborted) {
+      callAbortListener(listener, this.reason);
+      return;
+    }
+    this.#listener = listener;
+  }
+
+  #abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listener = this.#listener;
+    this.#listener = undefined;
+    if (listener !== undefined) callAbortListener(listener, reason);
+  }
+
+  #abandoned(): AttemptSettlement<HttpExchange> {
+    return { kind: "abandoned", error: abortedError("attempt", this.#signal as AbortSignal) };
+  }
+
+  #finish(settlement: AttemptSettlement<HttpExchange>): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#timer?.clear();
+    if (this.#signal !== undefined) offSharedAbort(this.#signal, this);
+    this.#deliver(settlement);
+  }
+
+  /**
+   * The breaker accounting, the classification and the delivery, on a later microtask: as a promise
+   * step would, so no breaker listener or record runs inside undici's callbacks or a timer's.
+   */
+  #deliver(settlement: AttemptSettlement<HttpExchange>): void {
+    const sink = this.#sink!;
+    this.#sink = undefined;
+    const ticket = this.#ticket;
+    const call = this.#call;
+    queueMicrotask(() => {
+      let outcome: AttemptOutcome<BackendSuccess>;
+      try {
+        outcome = settleAttempt(settlement, ticket, call);
+      } catch (error) {
+        sink.attemptThrew(error);
+        return;
+      }
+      sink.attempted(outcome);
+    });
+  }
 }
 
 /**

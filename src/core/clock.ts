@@ -69,34 +69,90 @@ export function createSystemClock(timers: HostTimers = NODE_TIMERS, now: () => n
   return Object.freeze({
     now: () => now(),
     setTimeout(fn: () => void, ms: number): TimerHandle {
-      let remaining = ms > 0 ? ms : 0;
-      let cleared = false;
-      let held = false;
-      let timer: unknown;
-      const arm = (): void => {
-        if (remaining === Infinity) return;
-        const step = Math.min(remaining, MAX_TIMER_MS);
-        remaining -= step;
-        timer = timers.setTimeout(() => {
-          if (cleared) return;
-          if (remaining > 0) arm();
-          else fn();
-        }, step);
-        if (held) timers.ref?.(timer);
-      };
-      arm();
-      return {
-        clear: () => {
-          cleared = true;
-          if (timer !== undefined) timers.clearTimeout(timer);
-        },
-        ref: () => {
-          held = true;
-          if (timer !== undefined && !cleared) timers.ref?.(timer);
-        },
-      };
+      return new SystemTimer(timers, fn, ms);
     },
   });
+}
+
+/**
+ * What {@link armTimer} calls when its timer fires: an object with a
+ * `handleTimer` method, so that the caller needs no closure per timer.
+ * @internal Does not follow semver.
+ */
+export interface TimerTarget {
+  handleTimer(): void;
+}
+
+/**
+ * One timer of a system clock: the state of a chain of host timers in one
+ * object (no closures per timer). On Node's own timers, the host timer gets
+ * this object as its argument instead of a bound callback.
+ */
+class SystemTimer implements TimerHandle {
+  #remaining: number;
+  #cleared = false;
+  #held = false;
+  #timer: unknown = undefined;
+  readonly #timers: HostTimers;
+  readonly #fn: (() => void) | TimerTarget;
+
+  constructor(timers: HostTimers, fn: (() => void) | TimerTarget, ms: number) {
+    this.#timers = timers;
+    this.#fn = fn;
+    this.#remaining = ms > 0 ? ms : 0;
+    this.#arm();
+  }
+
+  #arm(): void {
+    if (this.#remaining === Infinity) return;
+    const step = Math.min(this.#remaining, MAX_TIMER_MS);
+    this.#remaining -= step;
+    const timers = this.#timers;
+    if (timers === NODE_TIMERS) {
+      const timer = setTimeout(fireSystemTimer, step, this);
+      timer.unref();
+      this.#timer = timer;
+    } else {
+      this.#timer = timers.setTimeout(() => this.fired(), step);
+    }
+    if (this.#held) timers.ref?.(this.#timer);
+  }
+
+  /** The current host timer fired: the next one of the chain, or the callback. @internal */
+  fired(): void {
+    if (this.#cleared) return;
+    if (this.#remaining > 0) {
+      this.#arm();
+      return;
+    }
+    const fn = this.#fn;
+    if (typeof fn === "function") fn();
+    else fn.handleTimer();
+  }
+
+  clear(): void {
+    this.#cleared = true;
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+  }
+
+  ref(): void {
+    this.#held = true;
+    if (this.#timer !== undefined && !this.#cleared) this.#timers.ref?.(this.#timer);
+  }
+}
+
+function fireSystemTimer(timer: SystemTimer): void {
+  timer.fired();
+}
+
+/**
+ * `clock.setTimeout`, calling `target.handleTimer()` when it fires. On the
+ * default {@link systemClock} no closure is created for it; any other clock
+ * gets one (a {@link Clock} takes a function).
+ * @internal Does not follow semver.
+ */
+export function armTimer(clock: Clock, target: TimerTarget, ms: number): TimerHandle {
+  return clock === systemClock ? new SystemTimer(NODE_TIMERS, target, ms) : clock.setTimeout(() => target.handleTimer(), ms);
 }
 
 /**

@@ -14,9 +14,9 @@ export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./erro
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";
 export type { HandlerType, ToolHandlerType } from "./handler-type.js";
 export { rejectUnknownOptions } from "./known-options.js";
-export { systemClock, MAX_TIMER_MS } from "./clock.js";
+export { systemClock, MAX_TIMER_MS, armTimer } from "./clock.js";
 export { didYouMean, nearestName } from "./did-you-mean.js";
-export type { Clock, TimerHandle } from "./clock.js";
+export type { Clock, TimerHandle, TimerTarget } from "./clock.js";
 export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";
 export { parseGoDuration, formatGoDuration } from "./duration.js";

@@ -53,8 +53,8 @@ export class CallState {
   span: CallSpan | undefined = undefined;
   /** The caller's per-call hooks (a turn's record mapping). */
   hooks: ToolCallHooks | undefined = undefined;
-  /** Writes the span's trace context into an HTTP attempt's headers, when propagation is on. */
-  injectTrace: ((headers: Record<string, string>) => void) | undefined = undefined;
+  /** The executor's trace-context writer, for an HTTP or OpenAPI call with a span (one function for every call). */
+  traceWriter: ((span: CallSpan, headers: Record<string, string>) => void) | undefined = undefined;
   /** The call's `ctx.timeoutMs` deadline, when it has one. */
   deadline: CallDeadline | undefined = undefined;
 
@@ -79,6 +79,16 @@ export class CallState {
       this.argsError = parsed.message;
       this.recordedArgs = call.arguments as string;
     }
+  }
+
+  /**
+   * Writes the span's trace context into an HTTP attempt's headers, when propagation is on
+   * (made when asked for: the backend calls it once, as it builds the request).
+   */
+  get injectTrace(): ((headers: Record<string, string>) => void) | undefined {
+    const writer = this.traceWriter;
+    const span = this.span;
+    return writer === undefined || span === undefined ? undefined : (headers) => writer(span, headers);
   }
 
   /** The resolved handler: only stages after resolution call it. */

@@ -58,6 +58,7 @@ export function createReport(deps: {
   const { recorder, logger, clock, telemetry, propagation, registryName, registryNamespace } = deps;
   // In `auto` mode an undici instrumentation that subscribes here injects its own trace context instead of us.
   const undiciRequestCreate = telemetry.enabled && propagation === "auto" ? channel(UNDICI_REQUEST_CREATE) : undefined;
+  const writeTrace = traceWriter(undiciRequestCreate);
   const startsRecords = recorder !== undefined && typeof recorder.start === "function";
   const registryFields = {
     ...(registryName === undefined || registryName === "" ? {} : { registryName }),
@@ -109,7 +110,7 @@ export function createReport(deps: {
     if (telemetry.enabled) {
       const span = telemetry.startCall({ toolName: state.toolName, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" });
       state.span = span;
-      if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.injectTrace = traceInjector(span, undiciRequestCreate);
+      if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.traceWriter = writeTrace;
     }
     if (startsRecords) {
       const row = startFields(state);
@@ -203,8 +204,8 @@ const INSTRUMENTATION_TRACE_HEADERS: readonly string[] = ["traceparent", "traces
  * request: a configured header of those names is removed, or the backend would
  * receive two.
  */
-function traceInjector(span: { inject(headers: Record<string, string>): void }, undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined): (headers: Record<string, string>) => void {
-  return (headers) => {
+function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined): (span: { inject(headers: Record<string, string>): void }, headers: Record<string, string>) => void {
+  return (span, headers) => {
     const trace: Record<string, string> = {};
     span.inject(trace);
     const names = Object.keys(trace);

@@ -2,8 +2,8 @@ export { buildHttpRequest, buildParsedHttpRequest, argumentsPresent, pathEscape 
 export type { HttpRequestShaping, HttpRequestHandler, HttpHeaderContext } from "./request.js";
 export { interpretHttpResponse, errorBodyText, evaluateMapping, ERROR_BODY_MAX_BYTES } from "./response.js";
 export type { HttpResponseShaping, HttpInterpretation } from "./response.js";
-export { sendHttpRequest, createDefaultDispatcher, sensitiveHeaderNames, ALWAYS_SENSITIVE_HEADERS, MAX_RESPONSE_BYTES, MAX_RESPONSE_HEADER_BYTES, MAX_REDIRECTS } from "./transport.js";
-export type { HttpRequestShape, HttpWireResponse, SendOptions, HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./transport.js";
+export { sendHttpRequest, startHttpRequest, createDefaultDispatcher, sensitiveHeaderNames, ALWAYS_SENSITIVE_HEADERS, MAX_RESPONSE_BYTES, MAX_RESPONSE_HEADER_BYTES, MAX_REDIRECTS } from "./transport.js";
+export type { HttpRequestShape, HttpWireResponse, HttpResponseSink, SendOptions, HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./transport.js";
 export { HttpStatusError, HttpTransportError, HttpRequestError, MappingError } from "./errors.js";
 export { expandUrlTemplate } from "./url-template.js";
 export type { UrlTemplateExpansion } from "./url-template.js";

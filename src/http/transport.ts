@@ -156,32 +156,53 @@ const REDIRECT_DRAIN_BYTES = 64 * 1024;
  * @internal Does not follow semver.
  */
 export function sendHttpRequest(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions = {}): Promise<HttpWireResponse> {
+  return new Promise<HttpWireResponse>((resolve, reject) => startHttpRequest(dispatcher, request, options, { received: resolve, failed: reject }));
+}
+
+/**
+ * Where {@link startHttpRequest} delivers its one result: `received` with the
+ * response, or `failed` with what {@link sendHttpRequest} would reject with.
+ * Neither may throw (they run inside undici's callbacks).
+ * @internal Does not follow semver.
+ */
+export interface HttpResponseSink {
+  received(response: HttpWireResponse): void;
+  failed(error: unknown): void;
+}
+
+/**
+ * {@link sendHttpRequest} without its promise: the same request, redirects,
+ * caps and errors, delivered to `sink` exactly once (possibly before this
+ * returns). A caller that settles its own promise from the response (one
+ * HTTP attempt) needs no promise per exchange.
+ * @internal Does not follow semver.
+ */
+export function startHttpRequest(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions, sink: HttpResponseSink): void {
   // Not an async function: the common call (no redirect) holds no suspended frame while it waits for
   // the response; only a redirect goes on in the async loop of `follow`.
   let send: Sending;
   try {
     const hook = options.abort ?? (options.signal === undefined ? undefined : abortHookOf(options.signal));
-    send = {
-      dispatcher,
-      request,
-      options,
-      hook,
-      maxBody: options.maxBodyBytes ?? MAX_RESPONSE_BYTES,
-      maxErrorBody: options.maxErrorBodyBytes ?? 513,
-      method: request.method,
-      body: request.body,
-      headers: wireHeaders(request.headers),
-      url: parseUrl(request.url, request.method, request.redactQuery),
-    };
+    send = new Sending(dispatcher, request, options, hook, sink);
     if (hook?.aborted === true) throw hook.reason;
   } catch (e) {
-    return Promise.reject(e);
+    sink.failed(e);
+    return;
   }
-  return receive(send).then((response) => (response.redirect === undefined ? wireResponse(response, 0) : follow(send, response)));
+  exchange(send, send);
 }
 
-/** One request on its way, with what a redirect changes (method, body, headers, url). */
-interface Sending {
+/** What a {@link ResponseReader} settles with: one exchange's result, or its error. */
+interface ReaderSink {
+  readerDone(received: Received): void;
+  readerFailed(error: unknown): void;
+}
+
+/**
+ * One request on its way, with what a redirect changes (method, body, headers, url); also where
+ * its first exchange settles (the response, or the redirects after it).
+ */
+class Sending implements ReaderSink {
   readonly dispatcher: HttpDispatcher;
   readonly request: HttpRequestShape;
   readonly options: SendOptions;
@@ -192,23 +213,55 @@ interface Sending {
   body: HttpRequestShape["body"];
   headers: Readonly<Record<string, string>>;
   url: ParsedUrl;
+  readonly #sink: HttpResponseSink;
+
+  constructor(dispatcher: HttpDispatcher, request: HttpRequestShape, options: SendOptions, hook: AbortHook | undefined, sink: HttpResponseSink) {
+    this.dispatcher = dispatcher;
+    this.request = request;
+    this.options = options;
+    this.hook = hook;
+    this.maxBody = options.maxBodyBytes ?? MAX_RESPONSE_BYTES;
+    this.maxErrorBody = options.maxErrorBodyBytes ?? 513;
+    this.method = request.method;
+    this.body = request.body;
+    this.headers = wireHeaders(request.headers);
+    this.url = parseUrl(request.url, request.method, request.redactQuery);
+    this.#sink = sink;
+  }
+
+  readerDone(received: Received): void {
+    const sink = this.#sink;
+    if (received.redirect === undefined) sink.received(wireResponse(received, 0));
+    else
+      follow(this, received).then(
+        (response) => sink.received(response),
+        (error: unknown) => sink.failed(error),
+      );
+  }
+
+  readerFailed(error: unknown): void {
+    this.#sink.failed(error);
+  }
 }
 
 function wireResponse(response: Received, redirects: number): HttpWireResponse {
   return { status: response.status, headers: response.headers, body: response.body, truncated: response.truncated, redirects };
 }
 
-/** One exchange of `send` as it stands. */
+/** One exchange of `send` as it stands, settled into `sink`. */
+function exchange(send: Sending, sink: ReaderSink): void {
+  const { url, body } = send;
+  const handler = new ResponseReader(sink, send, url);
+  try {
+    send.dispatcher.dispatch({ origin: url.origin, path: url.path, method: send.method, headers: send.headers, body: body ?? null }, handler);
+  } catch (e) {
+    handler.onResponseError(null, e as Error);
+  }
+}
+
+/** One exchange of `send` as it stands (a redirect's). */
 function receive(send: Sending): Promise<Received> {
-  const { request, url, body } = send;
-  return new Promise<Received>((resolve, reject) => {
-    const handler = new ResponseReader(resolve, reject, send.hook, send.maxBody, send.maxErrorBody, request.method, url, body !== undefined && body !== "");
-    try {
-      send.dispatcher.dispatch({ origin: url.origin, path: url.path, method: send.method, headers: send.headers, body: body ?? null }, handler);
-    } catch (e) {
-      handler.onResponseError(null, e as Error);
-    }
-  });
+  return new Promise<Received>((resolve, reject) => exchange(send, { readerDone: resolve, readerFailed: reject }));
 }
 
 /** The redirects after the first response, as the loop Go's client runs. */
@@ -253,7 +306,11 @@ interface Received {
 }
 
 const EMPTY = new Uint8Array(0);
+/** The headers of a response whose head never arrived. */
+const NO_HEADERS: Readonly<Record<string, string | string[] | undefined>> = Object.freeze({});
 const settledAlready = (): void => {};
+/** Where a settled reader's sink went: nothing more is delivered, and the caller's objects are not kept. */
+const SETTLED_SINK: ReaderSink = { readerDone: settledAlready, readerFailed: settledAlready };
 /** The reason undici gets when the exchange stops a transfer it has settled (cap reached, caller aborted): never seen by a caller. */
 const CUT = new Error("omnia-tools: exchange settled; transfer stopped");
 
@@ -267,7 +324,7 @@ class ResponseReader implements HttpDispatchHandler {
   #controller: HttpDispatchController | null = null;
   #settled = false;
   #status = 0;
-  #headers: Readonly<Record<string, string | string[] | undefined>> = {};
+  #headers: Readonly<Record<string, string | string[] | undefined>> = NO_HEADERS;
   #redirect: string | undefined = undefined;
   #next: ParsedUrl | undefined = undefined;
   /** A status line arrived (the status may be 0). */
@@ -275,41 +332,26 @@ class ResponseReader implements HttpDispatchHandler {
   #ok = false;
   #cap = 0;
   #total = 0;
-  #chunks: Buffer[] = [];
-  // Not readonly: dropped on settling, as a resolve function keeps its promise, and so the body, alive.
-  #resolve: (received: Received) => void;
-  #reject: (error: unknown) => void;
-  readonly #hook: AbortHook | undefined;
-  readonly #maxBody: number;
-  readonly #maxErrorBody: number;
-  readonly #method: string;
+  #chunks: Buffer[] | undefined = undefined;
+  // Not readonly: dropped on settling, as the sink keeps its caller (and a promise, and so the body) alive.
+  #sink: ReaderSink;
+  /** The request this exchange belongs to: its hook, caps and method (one field instead of five per exchange). */
+  readonly #send: Sending;
+  /** This exchange's URL (a redirect's exchange has its own). */
   readonly #url: ParsedUrl;
-  readonly #hasBody: boolean;
 
-  constructor(
-    resolve: (received: Received) => void,
-    reject: (error: unknown) => void,
-    hook: AbortHook | undefined,
-    maxBody: number,
-    maxErrorBody: number,
-    method: string,
-    url: ParsedUrl,
-    hasBody: boolean,
-  ) {
-    this.#resolve = resolve;
-    this.#reject = reject;
-    this.#hook = hook;
-    this.#maxBody = maxBody;
-    this.#maxErrorBody = maxErrorBody;
-    this.#method = method;
+  constructor(sink: ReaderSink, send: Sending, url: ParsedUrl) {
+    this.#sink = sink;
+    this.#send = send;
     this.#url = url;
-    this.#hasBody = hasBody;
     // The caller's abort settles the exchange at once, even while the request waits for a connection.
-    hook?.onAbort((reason) => {
-      this.#fail(reason);
-      this.#controller?.abort(CUT); // the exchange has settled: undici's error for it is not read
+    send.hook?.onAbort(this);
+  }
 
-    });
+  /** The caller's abort (this reader is the hook's listener). */
+  handleAbort(reason: unknown): void {
+    this.#fail(reason);
+    this.#controller?.abort(CUT); // the exchange has settled: undici's error for it is not read
   }
 
   onRequestStart(controller: HttpDispatchController): void {
@@ -327,14 +369,16 @@ class ResponseReader implements HttpDispatchHandler {
     if (isRedirect(statusCode) && location !== undefined && location !== "") {
       let next: ParsedUrl;
       try {
-        next = resolveLocation(location, this.#url, this.#method);
+        next = resolveLocation(location, this.#url, this.#send.request.method);
       } catch (error) {
         this.#fail(error);
         controller.abort(CUT);
         return;
       }
       // A 307/308 resends the body: never to another origin. The redirect itself is the answer.
-      if (!(this.#hasBody && statusCode >= 307 && next.origin !== this.#url.origin)) {
+      // `send.body` is this exchange's body: a redirect changes it only once this exchange has settled.
+      const body = this.#send.body;
+      if (!(body !== undefined && body !== "" && statusCode >= 307 && next.origin !== this.#url.origin)) {
         this.#redirect = location;
         this.#next = next;
         this.#cap = REDIRECT_DRAIN_BYTES;
@@ -342,7 +386,7 @@ class ResponseReader implements HttpDispatchHandler {
       }
     }
     this.#ok = statusCode >= 200 && statusCode <= 299;
-    this.#cap = this.#ok ? this.#maxBody : this.#maxErrorBody;
+    this.#cap = this.#ok ? this.#send.maxBody : this.#send.maxErrorBody;
   }
 
   onResponseData(controller: HttpDispatchController, chunk: Buffer): void {
@@ -351,13 +395,13 @@ class ResponseReader implements HttpDispatchHandler {
     if (chunk.byteLength > room) {
       // One byte past the cap proves the body is longer: keep exactly `cap` and stop the transfer.
       // A redirect's body is never used: past the drain limit its connection is given up.
-      if (this.#redirect === undefined && room > 0) this.#chunks.push(chunk.subarray(0, room));
+      if (this.#redirect === undefined && room > 0) (this.#chunks ??= []).push(chunk.subarray(0, room));
       this.#total = this.#cap;
       this.#succeed(this.#redirect === undefined && this.#ok);
       controller.abort(CUT);
       return;
     }
-    if (this.#redirect === undefined) this.#chunks.push(chunk);
+    if (this.#redirect === undefined) (this.#chunks ??= []).push(chunk);
     this.#total += chunk.byteLength;
   }
 
@@ -367,38 +411,38 @@ class ResponseReader implements HttpDispatchHandler {
 
   onResponseError(_controller: HttpDispatchController | null, error: Error): void {
     if (this.#settled) return;
-    const hook = this.#hook;
+    const hook = this.#send.hook;
     if (hook?.aborted === true) this.#fail(hook.reason);
     else if (this.#redirect !== undefined) this.#succeed(false); // a redirect's body is never used: follow it anyway
     else if (this.#started && this.#status < 100) {
       // undici asserts on a status below 100 (Go would take it): said as Go says a status it cannot parse.
-      this.#fail(malformedStatus(this.#method, this.#url, String(this.#status).padStart(3, "0"), error));
+      this.#fail(malformedStatus(this.#send.request.method, this.#url, String(this.#status).padStart(3, "0"), error));
     } else if (this.#started) {
       // The headers arrived, then the body broke off: a body-read error that keeps the status.
       this.#fail(new HttpTransportError(`reading response body: ${reasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
-    } else this.#fail(transportError(error, this.#method, this.#url));
+    } else this.#fail(transportError(error, this.#send.request.method, this.#url));
   }
 
   #succeed(truncated: boolean): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#hook?.onAbort(undefined);
-    const chunks = this.#chunks;
+    this.#send.hook?.onAbort(undefined);
+    const chunks = this.#chunks ?? [];
     // undici may keep a finished request (and so this handler) until its connection's next one: drop the chunks now.
-    this.#chunks = [];
+    this.#chunks = undefined;
     const body = this.#redirect !== undefined ? EMPTY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#total);
-    const resolve = this.#resolve;
-    this.#resolve = this.#reject = settledAlready;
-    resolve({ status: this.#status, headers: this.#headers, body, truncated, redirect: this.#redirect, next: this.#next });
+    const sink = this.#sink;
+    this.#sink = SETTLED_SINK;
+    sink.readerDone({ status: this.#status, headers: this.#headers, body, truncated, redirect: this.#redirect, next: this.#next });
   }
 
   #fail(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#hook?.onAbort(undefined);
-    const reject = this.#reject;
-    this.#resolve = this.#reject = settledAlready;
-    reject(error);
+    this.#send.hook?.onAbort(undefined);
+    const sink = this.#sink;
+    this.#sink = SETTLED_SINK;
+    sink.readerFailed(error);
   }
 }
 

@@ -1,6 +1,19 @@
 import { offSharedAbort, onSharedAbort } from "../core/index.js";
 
 /**
+ * What an {@link AbortHook} calls when it aborts: a function, or an object
+ * with `handleAbort` (no closure needed).
+ * @internal Does not follow semver.
+ */
+export type AbortListener = ((reason: unknown) => void) | { handleAbort(reason: unknown): void };
+
+/** Calls `listener` with `reason`, whichever form it has. @internal Does not follow semver. */
+export function callAbortListener(listener: AbortListener, reason: unknown): void {
+  if (typeof listener === "function") listener(reason);
+  else listener.handleAbort(reason);
+}
+
+/**
  * What a transport needs of an attempt's cancellation: whether it was
  * aborted, why, and one listener to call when it is. An `AbortSignal` offers
  * more; this is the part the HTTP transport uses.
@@ -13,7 +26,7 @@ export interface AbortHook {
    * Sets the one listener (replacing any earlier one; `undefined` removes it).
    * On a hook that has already aborted, the listener is called at once.
    */
-  onAbort(listener: ((reason: unknown) => void) | undefined): void;
+  onAbort(listener: AbortListener | undefined): void;
 }
 
 /**
@@ -30,7 +43,7 @@ export interface AbortHook {
 export class AttemptAbort implements AbortHook {
   aborted = false;
   reason: unknown = undefined;
-  #listener: ((reason: unknown) => void) | undefined = undefined;
+  #listener: AbortListener | undefined = undefined;
   #controller: AbortController | undefined = undefined;
 
   /** A real `AbortSignal` that follows this attempt (created on first use). */
@@ -43,9 +56,9 @@ export class AttemptAbort implements AbortHook {
     return controller.signal;
   }
 
-  onAbort(listener: ((reason: unknown) => void) | undefined): void {
+  onAbort(listener: AbortListener | undefined): void {
     if (listener !== undefined && this.aborted) {
-      listener(this.reason);
+      callAbortListener(listener, this.reason);
       return;
     }
     this.#listener = listener;
@@ -59,7 +72,7 @@ export class AttemptAbort implements AbortHook {
     const listener = this.#listener;
     this.#listener = undefined;
     this.#controller?.abort(reason);
-    listener?.(reason);
+    if (listener !== undefined) callAbortListener(listener, reason);
   }
 }
 
@@ -81,10 +94,10 @@ export function abortHookOf(signal: AbortSignal): AbortHook {
       current = undefined;
       if (listener === undefined) return;
       if (signal.aborted) {
-        listener(signal.reason);
+        callAbortListener(listener, signal.reason);
         return;
       }
-      current = () => listener(signal.reason);
+      current = () => callAbortListener(listener, signal.reason);
       onSharedAbort(signal, current);
     },
   };

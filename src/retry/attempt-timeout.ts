@@ -1,4 +1,4 @@
-import { TimeoutError, offSharedAbort, onSharedAbort, systemClock, toError } from "../core/index.js";
+import { TimeoutError, armTimer, offSharedAbort, onSharedAbort, systemClock, toError } from "../core/index.js";
 import type { AbortedError, Clock, TimerHandle } from "../core/index.js";
 import { abortedError } from "./sleep.js";
 import { AttemptAbort } from "./attempt-abort.js";
@@ -65,7 +65,8 @@ export function runAbortableAttempt<T>(fn: (abort: AttemptAbort) => T | PromiseL
     const attempt = new Attempt<T>(resolve, signal);
     if (signal !== undefined) onSharedAbort(signal, attempt);
     if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-      attempt.timer = clock.setTimeout(() => attempt.timeout(timeoutMs), timeoutMs);
+      attempt.timeoutMs = timeoutMs;
+      attempt.timer = armTimer(clock, attempt, timeoutMs);
     }
     let pending: PromiseLike<T> | T;
     try {
@@ -81,10 +82,11 @@ export function runAbortableAttempt<T>(fn: (abort: AttemptAbort) => T | PromiseL
   });
 }
 
-/** The state of one {@link runAttempt}; also the listener on the caller's signal. */
+/** The state of one {@link runAttempt}; also the listener on the caller's signal, and the target of its timer. */
 class Attempt<T> {
   readonly abort = new AttemptAbort();
-  timer: TimerHandle | undefined;
+  timer: TimerHandle | undefined = undefined;
+  timeoutMs = 0;
   #settled = false;
   readonly #resolve: (settlement: AttemptSettlement<T>) => void;
   readonly #signal: AbortSignal | undefined;
@@ -111,8 +113,9 @@ class Attempt<T> {
     this.finish(this.#signal?.aborted === true ? this.abandoned() : { kind: "error", error: toError(error) });
   }
 
-  timeout(timeoutMs: number): void {
-    const error = new TimeoutError(timeoutMs);
+  /** The per-attempt timeout fired. */
+  handleTimer(): void {
+    const error = new TimeoutError(this.timeoutMs);
     this.finish({ kind: "timeout", error });
     this.abort.abort(error);
   }

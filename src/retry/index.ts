@@ -1,11 +1,11 @@
 // The retry folder's surface for sibling folders (http, grpc, mcp, openapi, registry) and the package entry.
-export { runWithRetry } from "./run-with-retry.js";
-export type { AttemptOutcome, AttemptContext, RetryResult, RetryEvent, RetryOptions } from "./run-with-retry.js";
+export { runWithRetry, runRetryLoop } from "./run-with-retry.js";
+export type { AttemptOutcome, AttemptContext, AttemptSource, AttemptSink, RetryEnd, RetryLoopOptions, RetryResult, RetryEvent, RetryOptions } from "./run-with-retry.js";
 export { runAttempt, runAbortableAttempt } from "./attempt-timeout.js";
-export { AttemptAbort, abortHookOf } from "./attempt-abort.js";
-export type { AbortHook } from "./attempt-abort.js";
+export { AttemptAbort, abortHookOf, callAbortListener } from "./attempt-abort.js";
+export type { AbortHook, AbortListener } from "./attempt-abort.js";
 export type { AttemptSettlement, AttemptOptions } from "./attempt-timeout.js";
-export { sleep } from "./sleep.js";
+export { sleep, abortedError } from "./sleep.js";
 export {
   createRetryPolicy,
   DEFAULT_ATTEMPT_TIMEOUT_MS,

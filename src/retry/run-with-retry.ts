@@ -127,29 +127,106 @@ export function runWithRetry<T>(
   attemptFn: (context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>,
   options: RetryOptions = {},
 ): Promise<RetryResult<T>> {
+  return startRetry<T, RetryResult<T>>(attemptFn, options, undefined);
+}
+
+/**
+ * What {@link runRetryLoop} calls each attempt: an object, so that a caller that
+ * already holds one (a backend's prepared call) needs no closure for it.
+ * @internal Does not follow semver.
+ */
+export interface AttemptSource<T> {
+  attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<T>> | AttemptOutcome<T>;
+  /**
+   * Optional: the same attempt, delivered into `sink` instead of a promise
+   * (exactly once, never before this returns; a throw is read as `attempt`
+   * throwing). {@link runRetryLoop} runs the first attempt through it, so a
+   * call that needs one attempt holds no promise of its own for it.
+   */
+  attemptInto?(signal: AbortSignal | undefined, sink: AttemptSink<T>): void;
+}
+
+/**
+ * Where {@link AttemptSource.attemptInto} delivers an attempt: its outcome, or
+ * what it threw (or rejected with).
+ * @internal Does not follow semver.
+ */
+export interface AttemptSink<T> {
+  attempted(outcome: AttemptOutcome<T>): void;
+  attemptThrew(error: unknown): void;
+}
+
+/**
+ * Where {@link runRetryLoop} delivers the end of the call: `settle` with the
+ * result, `thrown` with the abort (or anything else the loop threw) instead of
+ * a rejection. Whatever either returns fulfils the loop's promise; whatever
+ * either throws rejects it.
+ * @internal Does not follow semver.
+ */
+export interface RetryEnd<T, R> {
+  settle(result: RetryResult<T>): R;
+  thrown(error: unknown): R;
+}
+
+/**
+ * Options of {@link runRetryLoop}: those of {@link runWithRetry}, plus a
+ * counter and an observer given as objects (no closure per call).
+ * @internal Does not follow semver.
+ */
+export interface RetryLoopOptions extends RetryOptions {
+  /** Its `attempts` goes up by one for each attempt that returned an outcome (a thrown or rejected attempt does not count). */
+  readonly counter?: { attempts: number } | undefined;
+  /** Its `retry` is called before each backoff sleep, as `onRetry` is. */
+  readonly observer?: { retry(event: RetryEvent): void } | undefined;
+}
+
+/**
+ * {@link runWithRetry} with the same rules, for a caller that maps the result
+ * at once: the attempts come from `source.attempt(signal)`, and the result (or
+ * the abort) goes through `end` within the same promise step as the last
+ * attempt's outcome, so the call needs no further promise.
+ * @internal Does not follow semver.
+ */
+export function runRetryLoop<T, R>(source: AttemptSource<T>, options: RetryLoopOptions, end: RetryEnd<T, R>): Promise<R> {
+  if (source.attemptInto === undefined || options.signal?.aborted === true) return startRetry<T, R>(source, options, end);
+  let policy: ReturnType<typeof createRetryPolicy>;
+  try {
+    policy = createRetryPolicy(options.policy);
+  } catch (e) {
+    return Promise.reject(e).then(undefined, (thrown: unknown) => end.thrown(thrown));
+  }
+  return new Promise<R>((resolve, reject) => {
+    const run = new FirstAttemptRun<T, R>(source, policy, options, end, resolve, reject);
+    try {
+      source.attemptInto!(options.signal, run);
+    } catch (thrown) {
+      // As a rejected attempt promise: read on a later microtask.
+      queueMicrotask(() => run.attemptThrew(thrown));
+    }
+  });
+}
+
+function startRetry<T, R>(
+  source: ((context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>) | AttemptSource<T>,
+  options: RetryLoopOptions,
+  end: RetryEnd<T, R> | undefined,
+): Promise<R> {
   // Promise chains, not an async loop: a call in flight holds no suspended frame (its generator
   // object, register file and context) while its attempt runs; only the chain's closures.
-  let run: RetryRun<T>;
+  let run: RetryRun<T, R>;
   try {
     const policy = createRetryPolicy(options.policy);
-    run = {
-      attemptFn,
-      policy,
-      max: policy.maxAttempts,
-      clock: options.clock ?? systemClock,
-      random: options.random ?? Math.random,
-      logger: options.logger ?? noopLogger,
-      signal: options.signal,
-      onRetry: options.onRetry,
-    };
+    run = new RetryRun<T, R>(source, policy, options, end);
   } catch (e) {
-    return Promise.reject(e);
+    if (end === undefined) return Promise.reject(e);
+    return Promise.reject(e).then(undefined, (thrown: unknown) => end.thrown(thrown));
   }
   return attemptAt(run, 1);
 }
 
-interface RetryRun<T> {
-  readonly attemptFn: (context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>;
+/** One retried call: what every attempt needs, in one object. */
+class RetryRun<T, R> {
+  readonly source: ((context: AttemptContext) => Promise<AttemptOutcome<T>> | AttemptOutcome<T>) | AttemptSource<T>;
   readonly policy: ReturnType<typeof createRetryPolicy>;
   readonly max: number;
   readonly clock: NonNullable<RetryOptions["clock"]>;
@@ -157,27 +234,108 @@ interface RetryRun<T> {
   readonly logger: NonNullable<RetryOptions["logger"]>;
   readonly signal: AbortSignal | undefined;
   readonly onRetry: RetryOptions["onRetry"];
+  readonly observer: RetryLoopOptions["observer"];
+  readonly counter: RetryLoopOptions["counter"];
+  /** Undefined: the result itself, a thrown abort as a rejection (runWithRetry). */
+  readonly end: RetryEnd<T, R> | undefined;
+
+  constructor(source: RetryRun<T, R>["source"], policy: ReturnType<typeof createRetryPolicy>, options: RetryLoopOptions, end: RetryEnd<T, R> | undefined) {
+    this.source = source;
+    this.policy = policy;
+    this.max = policy.maxAttempts;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.logger = options.logger ?? noopLogger;
+    this.signal = options.signal;
+    this.onRetry = options.onRetry;
+    this.observer = options.observer;
+    this.counter = options.counter;
+    this.end = end;
+  }
+}
+
+/**
+ * A run whose first attempt is delivered into it ({@link AttemptSource.attemptInto}):
+ * it settles the loop's one promise; any later attempt goes through {@link attemptAt}.
+ */
+class FirstAttemptRun<T, R> extends RetryRun<T, R> implements AttemptSink<T> {
+  readonly #resolve: (value: R | Promise<R>) => void;
+  readonly #reject: (error: unknown) => void;
+
+  constructor(
+    source: AttemptSource<T>,
+    policy: ReturnType<typeof createRetryPolicy>,
+    options: RetryLoopOptions,
+    end: RetryEnd<T, R>,
+    resolve: (value: R | Promise<R>) => void,
+    reject: (error: unknown) => void,
+  ) {
+    super(source, policy, options, end);
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  attempted(outcome: AttemptOutcome<T>): void {
+    if (this.counter !== undefined) this.counter.attempts++;
+    this.#settle(outcome);
+  }
+
+  attemptThrew(error: unknown): void {
+    this.#settle(fromThrown<T>(error, this.signal));
+  }
+
+  #settle(outcome: AttemptOutcome<T>): void {
+    let out: R | Promise<R>;
+    try {
+      out = step(this, 1, outcome);
+    } catch (e) {
+      this.#reject(e);
+      return;
+    }
+    this.#resolve(out);
+  }
 }
 
 /** Attempt number `attempt`, then what its outcome decides. */
-function attemptAt<T>(run: RetryRun<T>, attempt: number): Promise<RetryResult<T>> {
-  const { signal } = run;
-  if (signal?.aborted === true) return Promise.reject(abortedError("retry", signal));
+function attemptAt<T, R>(run: RetryRun<T, R>, attempt: number): Promise<R> {
+  const { signal, source } = run;
+  if (signal?.aborted === true) {
+    const aborted = Promise.reject(abortedError("retry", signal));
+    const end = run.end;
+    return end === undefined ? aborted : aborted.then(undefined, (thrown: unknown) => end.thrown(thrown));
+  }
   let pending: Promise<AttemptOutcome<T>>;
   try {
-    pending = Promise.resolve(run.attemptFn({ attempt, signal }));
+    pending = Promise.resolve(typeof source === "function" ? source({ attempt, signal }) : source.attempt(signal));
   } catch (thrown) {
     pending = Promise.resolve(fromThrown<T>(thrown, signal));
+    return pending.then((outcome) => step(run, attempt, outcome));
   }
   return pending.then(
-    (outcome) => decide(run, attempt, outcome),
-    (thrown: unknown) => decide(run, attempt, fromThrown<T>(thrown, signal)),
+    (outcome) => {
+      if (run.counter !== undefined) run.counter.attempts++;
+      return step(run, attempt, outcome);
+    },
+    (thrown: unknown) => step(run, attempt, fromThrown<T>(thrown, signal)),
   );
 }
 
+/** What an attempt's outcome decides, delivered through the run's end. */
+function step<T, R>(run: RetryRun<T, R>, attempt: number, outcome: AttemptOutcome<T>): R | Promise<R> {
+  const end = run.end;
+  if (end === undefined) return decide(run, attempt, outcome) as R | Promise<R>;
+  let decided: RetryResult<T> | Promise<R>;
+  try {
+    decided = decide(run, attempt, outcome);
+  } catch (e) {
+    return end.thrown(e);
+  }
+  return decided instanceof Promise ? decided : end.settle(decided);
+}
+
 /** The result of an attempt's outcome, or the next attempt after the backoff sleep; throws when the call is abandoned. */
-function decide<T>(run: RetryRun<T>, attempt: number, outcome: AttemptOutcome<T>): RetryResult<T> | Promise<RetryResult<T>> {
-  const { signal, max, logger, onRetry } = run;
+function decide<T, R>(run: RetryRun<T, R>, attempt: number, outcome: AttemptOutcome<T>): RetryResult<T> | Promise<R> {
+  const { signal, max, logger, onRetry, observer } = run;
   switch (outcome.kind) {
     case "success":
       return { status: "success", value: outcome.value, attempts: attempt };
@@ -198,14 +356,23 @@ function decide<T>(run: RetryRun<T>, attempt: number, outcome: AttemptOutcome<T>
       if (!outcome.retryable) return { status: "failure", error, attempts: attempt };
       const delayMs = computeBackoffDelay(run.policy, attempt - 1, run.random(), outcome.retryAfterMs ?? 0);
       logger.debug("retry attempt", { attempt, maxAttempts: max, delay: delayMs, error: error.message });
-      if (onRetry !== undefined) {
+      if (onRetry !== undefined || observer !== undefined) {
+        const event: RetryEvent = { attempt, maxAttempts: max, delayMs, error };
         try {
-          onRetry({ attempt, maxAttempts: max, delayMs, error });
+          if (onRetry !== undefined) onRetry(event);
+          else observer!.retry(event);
         } catch (hookError) {
           logger.error("retry: onRetry threw", { error: hookError });
         }
       }
-      return sleep(run.clock, delayMs, signal).then(() => attemptAt(run, attempt + 1));
+      const slept = sleep(run.clock, delayMs, signal);
+      const end = run.end;
+      return end === undefined
+        ? slept.then(() => attemptAt(run, attempt + 1))
+        : slept.then(
+            () => attemptAt(run, attempt + 1),
+            (thrown: unknown) => end.thrown(thrown),
+          );
     }
   }
 }

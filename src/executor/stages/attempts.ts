@@ -1,4 +1,4 @@
-import { offSharedAbort, onSharedAbort, runWithRetry, type AttemptContext, type AttemptOutcome, type RetryResult } from "../../retry/index.js";
+import { offSharedAbort, onSharedAbort, runRetryLoop, type RetryEnd, type RetryResult } from "../../retry/index.js";
 import { ClosedError } from "../../core/index.js";
 import type { BackendCall, BackendSuccess, PreparedCall } from "../../backends/index.js";
 import { logDispatchEnter } from "../../telemetry/index.js";
@@ -64,55 +64,63 @@ function dispatch(rt: ExecutorRuntime, state: CallState, prepared: PreparedCall,
   // The attempts and backoff sleeps end at the caller's abort or at close(), whichever comes first.
   const link = ctx.signal === undefined ? undefined : linkSignals(ctx.signal, rt.closing);
   const signal = link?.signal ?? rt.closing;
-  const settle = (result: RetryResult<BackendSuccess>): ToolOutcome => {
-    link?.dispose();
-    // An attempt that saw its client or agent close under it: the same ERR_OMNIA_CLOSED outcome.
-    if (result.status !== "success" && rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
-    if (result.status === "success") {
-      if (claim !== undefined) ctx.conversation!.reachability.markProven(claim);
-      return rt.report.finish(state, { status: "success", ...result.value });
-    }
-    return rt.report.fail(state, asOmniaError(result.error));
-  };
-  const thrown = (e: unknown): ToolOutcome => {
-    link?.dispose();
-    // close() ended the call: an outcome (ERR_OMNIA_CLOSED), recorded once; only the caller's own abort throws.
-    if (rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
-    rt.report.fail(state, asOmniaError(e));
-    throw e;
-  };
-  let running: Promise<RetryResult<BackendSuccess>>;
+  // One object is the loop's end (settle, thrown), and the call state counts the attempts that got past the breaker
+  // (a rejection throws before the count): no closures per call.
+  const end = new DispatchEnd(rt, state, claim, link);
   try {
-    const attempt = counted(state, prepared);
     const span = state.span;
-    running =
-      span === undefined
-        ? runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal })
-        : // The attempts run with the tool span active, so a host's HTTP or gRPC instrumentation nests under it.
-          span.run(() =>
-            runWithRetry<BackendSuccess>(attempt, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal, onRetry: (event) => span.retry(event) }),
-          );
+    return span === undefined
+      ? runRetryLoop<BackendSuccess, ToolOutcome>(prepared, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal, counter: state }, end)
+      : // The attempts run with the tool span active, so a host's HTTP or gRPC instrumentation nests under it.
+        span.run(() =>
+          runRetryLoop<BackendSuccess, ToolOutcome>(prepared, { policy: prepared.policy, clock: rt.clock, random: rt.random, logger: rt.logger, signal, counter: state, observer: span }, end),
+        );
   } catch (e) {
     try {
-      return Promise.resolve(thrown(e));
+      return Promise.resolve(end.thrown(e));
     } catch (rethrown) {
       return Promise.reject(rethrown);
     }
   }
-  return running.then(settle, thrown);
 }
 
-/**
- * Each attempt of `prepared`, counting those that got past the breaker (a rejection throws before the count).
- * A `then`, not an async function: a suspended async frame (its generator object, register file and
- * context) stays on the heap for as long as the call is in flight.
- */
-function counted(state: CallState, prepared: PreparedCall): (a: AttemptContext) => Promise<AttemptOutcome<BackendSuccess>> {
-  const count = (out: AttemptOutcome<BackendSuccess>): AttemptOutcome<BackendSuccess> => {
-    state.attempts++;
-    return out;
-  };
-  return (a) => prepared.attempt(a.signal).then(count);
+/** How the retry loop's end becomes the call's outcome. */
+class DispatchEnd implements RetryEnd<BackendSuccess, ToolOutcome> {
+  readonly #rt: ExecutorRuntime;
+  readonly #state: CallState;
+  readonly #claim: string | undefined;
+  readonly #link: { dispose(): void } | undefined;
+
+  constructor(rt: ExecutorRuntime, state: CallState, claim: string | undefined, link: { dispose(): void } | undefined) {
+    this.#rt = rt;
+    this.#state = state;
+    this.#claim = claim;
+    this.#link = link;
+  }
+
+  settle(result: RetryResult<BackendSuccess>): ToolOutcome {
+    const rt = this.#rt;
+    const state = this.#state;
+    const ctx = state.ctx;
+    this.#link?.dispose();
+    // An attempt that saw its client or agent close under it: the same ERR_OMNIA_CLOSED outcome.
+    if (result.status !== "success" && rt.closing.aborted && ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
+    if (result.status === "success") {
+      if (this.#claim !== undefined) ctx.conversation!.reachability.markProven(this.#claim);
+      return rt.report.finish(state, { status: "success", ...result.value });
+    }
+    return rt.report.fail(state, asOmniaError(result.error));
+  }
+
+  thrown(e: unknown): ToolOutcome {
+    const rt = this.#rt;
+    const state = this.#state;
+    this.#link?.dispose();
+    // close() ended the call: an outcome (ERR_OMNIA_CLOSED), recorded once; only the caller's own abort throws.
+    if (rt.closing.aborted && state.ctx.signal?.aborted !== true) return rt.report.fail(state, closedWhileInFlight(rt));
+    rt.report.fail(state, asOmniaError(e));
+    throw e;
+  }
 }
 
 function closedWhileInFlight(rt: ExecutorRuntime): ClosedError {
