@@ -30,7 +30,7 @@
  * Go's JSON encoder writes such bytes into the provider request.
  * @packageDocumentation
  */
-import { encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonString, type GoJsonSink } from "../core/index.js";
+import { encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonReencode, goJsonString, type GoJsonSink } from "../core/index.js";
 import { goFormatFloat } from "../headers/index.js";
 
 /**
@@ -75,6 +75,15 @@ export function formatToolResult(resultJson: string): string {
  */
 export function renderToolResult(resultJson: string, maxBytes: number): FormattedResult {
   const limit = limitOf(maxBytes);
+  const keep = limit > 0 ? limit : MAX_FORMATTED_BYTES;
+  if (startsContainer(resultJson)) {
+    // The one-pass re-encoder, for an object or array whose formatted text fits the limit in characters.
+    const text = goJsonReencode(resultJson, true, keep);
+    if (text !== undefined) {
+      const size = Buffer.byteLength(text, "utf8");
+      return size <= keep ? { content: text, truncated: false, originalBytes: size } : truncate(text, size, keep);
+    }
+  }
   const decoded = goJsonDecode(resultJson);
   if (!decoded.ok) return limitResultSize(resultJson, limit);
   const value = decoded.value;
@@ -88,11 +97,20 @@ export function renderToolResult(resultJson: string, maxBytes: number): Formatte
     default:
       if (value === null) return limitResultSize("<nil>", limit);
   }
-  const sink = new BoundedSink(limit > 0 ? limit : MAX_FORMATTED_BYTES);
+  const sink = new BoundedSink(keep);
   encodeGoJson(value, sink, true, false);
   const text = sink.kept();
-  if (limit > 0) return sink.total <= limit ? { content: text, truncated: false, originalBytes: sink.total } : truncate(text, sink.total, limit);
-  return sink.total <= MAX_FORMATTED_BYTES ? { content: text, truncated: false, originalBytes: sink.total } : truncate(text, sink.total, MAX_FORMATTED_BYTES);
+  return sink.total <= keep ? { content: text, truncated: false, originalBytes: sink.total } : truncate(text, sink.total, keep);
+}
+
+/** Whether the text's first character after JSON whitespace opens an object or an array. */
+function startsContainer(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
 }
 
 /**
@@ -119,6 +137,8 @@ export function limitResultSize(content: string, maxBytes: number): FormattedRes
  * @internal Does not follow semver.
  */
 export function reencodeClientResult(resultJson: string): string {
+  const fast = goJsonReencode(resultJson, false, Number.POSITIVE_INFINITY);
+  if (fast !== undefined) return fast;
   const decoded = goJsonDecode(resultJson);
   return (decoded.ok ? goJsonEncode(decoded.value) : undefined) ?? goJsonString(resultJson);
 }

@@ -1,7 +1,7 @@
 // The provider stage's loop guards (PromptKit stages_provider.go): the
 // identical-call guard, the exclusion of a tool after its second failure, and
 // the round limit. State lives in one object per tool loop.
-import { goJsonDecode, goJsonEncode, goQuote, type GoJsonDecoded, type Logger } from "../core/index.js";
+import { goJsonDecode, goJsonEncode, goJsonReencode, goQuote, type GoJsonDecoded, type Logger } from "../core/index.js";
 
 /**
  * The identical-call key of a call's arguments: Go's `json.Unmarshal` into
@@ -11,9 +11,13 @@ import { goJsonDecode, goJsonEncode, goQuote, type GoJsonDecoded, type Logger } 
  * `decoded` is `goJsonDecode(text)` when the caller has it already.
  * @internal Does not follow semver.
  */
-export function canonicalArgs(text: string, decoded: GoJsonDecoded = goJsonDecode(text)): string {
+export function canonicalArgs(text: string, decoded?: GoJsonDecoded): string {
   if (text === "") return "";
-  return decoded.ok ? (goJsonEncode(decoded.value) ?? text) : text;
+  // The one-pass re-encoder answers for almost every text; the value is encoded only where it leaves the decision.
+  const fast = goJsonReencode(text, false, Number.POSITIVE_INFINITY);
+  if (fast !== undefined) return fast;
+  const value = decoded ?? goJsonDecode(text);
+  return value.ok ? (goJsonEncode(value.value) ?? text) : text;
 }
 
 /** The text of a call the identical-call guard did not execute (the dash is U+2014). @internal Does not follow semver. */

@@ -1,0 +1,334 @@
+import { compareUtf8, goJsonIndent, goJsonString } from "./go-json.js";
+
+// Go's re-encoding of JSON text (`json.Unmarshal` into `any`, then
+// `json.Marshal` or `json.MarshalIndent(v, "", "  ")`) straight from the text,
+// without building the value: one pass that copies what Go would write
+// unchanged (plain strings, short integers, `true`, `false`, `null`) and
+// sorts each object's members. It is the fast path of the general encoder in
+// go-json.ts and gives up (returns undefined) wherever that one must decide:
+// text that is not one JSON value, nesting deeper than 64 levels, a repeated
+// key, a key that is not valid Unicode, a number outside float64's range, or
+// output beyond the caller's budget. When it returns a text, that text is
+// exactly the general encoder's.
+
+/** Deeper nesting goes to the general encoder, which is iterative. */
+const MAX_FAST_DEPTH = 64;
+
+/** Objects with at most this many members are sorted by insertion (no comparator call, no allocation). */
+const INSERTION_SORT_MAX = 12;
+
+/** A reason to leave the text to the general encoder. */
+const GIVE_UP: unique symbol = Symbol("give-up");
+
+/**
+ * Re-encodes JSON text as Go does after decoding it into `any`: compact
+ * (`json.Marshal`) or pretty-printed with two spaces (`json.MarshalIndent`),
+ * object keys sorted by their UTF-8 bytes, strings with Go's escaping,
+ * numbers as float64. Returns undefined where it leaves the decision to the
+ * general decoder and encoder: the text is not one JSON value (with
+ * whitespace around it), nests deeper than 64 levels, repeats a key in an
+ * object, has a key that is not valid Unicode, holds a number outside
+ * float64's range, or would produce more than `budget` characters. Linear in
+ * the text, with one sort per object; never throws.
+ * @internal Does not follow semver.
+ */
+export function goJsonReencode(text: string, pretty: boolean, budget: number): string | undefined {
+  const reader = new Reencoder(text, pretty, budget);
+  const out = reader.document();
+  return out === GIVE_UP ? undefined : out;
+}
+
+class Reencoder {
+  private pos = 0;
+  private written = 0;
+  /** The last literal {@link stringEnd} scanned held an escape. */
+  private escaped = false;
+
+  constructor(
+    private readonly text: string,
+    private readonly pretty: boolean,
+    private readonly budget: number,
+  ) {}
+
+  document(): string | typeof GIVE_UP {
+    const out = this.value(0);
+    if (out === GIVE_UP) return GIVE_UP;
+    this.space();
+    return this.pos === this.text.length ? out : GIVE_UP;
+  }
+
+  /** Skips JSON whitespace (space, tab, newline, carriage return). */
+  private space(): void {
+    const text = this.text;
+    let pos = this.pos;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+    this.pos = pos;
+  }
+
+  private count(length: number): boolean {
+    this.written += length;
+    return this.written <= this.budget;
+  }
+
+  private value(depth: number): string | typeof GIVE_UP {
+    this.space();
+    const c = this.text.charCodeAt(this.pos);
+    let out: string | typeof GIVE_UP;
+    if (c === 0x22) {
+      const start = this.pos;
+      const end = this.stringEnd();
+      if (end < 0) return GIVE_UP;
+      out = end > 0 ? this.text.slice(start, end) : this.decodedString(start);
+      if (out === GIVE_UP) return GIVE_UP;
+    } else if (c === 0x7b) return this.object(depth);
+    else if (c === 0x5b) return this.array(depth);
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) out = this.number();
+    else if (c === 0x74) out = this.literal("true");
+    else if (c === 0x66) out = this.literal("false");
+    else if (c === 0x6e) out = this.literal("null");
+    else return GIVE_UP;
+    if (out === GIVE_UP || !this.count(out.length)) return GIVE_UP;
+    return out;
+  }
+
+  private literal(word: string): string | typeof GIVE_UP {
+    if (!this.text.startsWith(word, this.pos)) return GIVE_UP;
+    this.pos += word.length;
+    return word;
+  }
+
+  /**
+   * Scans the string literal at `pos` (its opening quote) and moves past it.
+   * Returns the index after the closing quote when Go writes the literal
+   * unchanged (printable ASCII without `<`, `>`, `&`; escapes only `\"`,
+   * `\\`, `\b`, `\f`, `\n`, `\r`, `\t`), 0 when the literal must be decoded
+   * and re-escaped, and -1 when it is not a valid literal.
+   */
+  private stringEnd(): number {
+    const text = this.text;
+    const n = text.length;
+    let plain = true;
+    this.escaped = false;
+    for (let i = this.pos + 1; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return plain ? i + 1 : 0;
+      }
+      if (c === 0x5c) {
+        this.escaped = true;
+        const e = text.charCodeAt(++i);
+        if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) continue;
+        if (e !== 0x2f && e !== 0x75) return -1;
+        plain = false; // `\/` and `\uXXXX` are written differently by Go; the decoder checks them
+      } else if (c < 0x20) return -1;
+      else if (c > 0x7e || c === 0x3c || c === 0x3e || c === 0x26) plain = false;
+    }
+    return -1;
+  }
+
+  /** The literal from `start` to `pos` decoded, as Go writes the string (HTML-safe, U+FFFD for a lone surrogate). */
+  private decodedString(start: number): string | typeof GIVE_UP {
+    const decoded = this.decode(start);
+    return decoded === GIVE_UP ? GIVE_UP : goJsonString(decoded);
+  }
+
+  private decode(start: number): string | typeof GIVE_UP {
+    try {
+      return JSON.parse(this.text.slice(start, this.pos)) as string;
+    } catch {
+      return GIVE_UP;
+    }
+  }
+
+  /**
+   * A number literal as Go writes the float64 it decodes to: an integer of
+   * at most 15 digits as it is, any other through the float64 (`1.0` → `1`,
+   * `1E3` → `1000`, `-0.0` → `-0`). Gives up on bad syntax and overflow.
+   */
+  private number(): string | typeof GIVE_UP {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    if (text.charCodeAt(i) === 0x2d) i++;
+    const first = text.charCodeAt(i);
+    if (first === 0x30) i++;
+    else if (first >= 0x31 && first <= 0x39) {
+      i++;
+      while (isDigit(text.charCodeAt(i))) i++;
+    } else return GIVE_UP;
+    let exact = i - start <= 15;
+    if (text.charCodeAt(i) === 0x2e) {
+      exact = false;
+      i++;
+      if (!isDigit(text.charCodeAt(i))) return GIVE_UP;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      exact = false;
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 0x2b || sign === 0x2d) i++;
+      if (!isDigit(text.charCodeAt(i))) return GIVE_UP;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    this.pos = i;
+    const literal = text.slice(start, i);
+    if (exact) return literal;
+    const n = Number(literal);
+    if (!Number.isFinite(n)) return GIVE_UP;
+    return Object.is(n, -0) ? "-0" : String(n);
+  }
+
+  private array(depth: number): string | typeof GIVE_UP {
+    if (depth >= MAX_FAST_DEPTH) return GIVE_UP;
+    const text = this.text;
+    this.pos++;
+    this.space();
+    if (text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      return this.count(2) ? "[]" : GIVE_UP;
+    }
+    const inner = this.pretty ? goJsonIndent(depth + 1) : "";
+    let out = "[";
+    for (let first = true; ; first = false) {
+      const item = this.value(depth + 1);
+      if (item === GIVE_UP) return GIVE_UP;
+      out += first ? inner + item : `,${inner}${item}`;
+      if (!this.count(inner.length + 1)) return GIVE_UP;
+      this.space();
+      const c = text.charCodeAt(this.pos++);
+      if (c === 0x5d) break;
+      if (c !== 0x2c) return GIVE_UP;
+    }
+    const close = this.pretty ? goJsonIndent(depth) : "";
+    return this.count(close.length + 2) ? `${out}${close}]` : GIVE_UP;
+  }
+
+  private object(depth: number): string | typeof GIVE_UP {
+    if (depth >= MAX_FAST_DEPTH) return GIVE_UP;
+    const text = this.text;
+    this.pos++;
+    this.space();
+    if (text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return this.count(2) ? "{}" : GIVE_UP;
+    }
+    const colon = this.pretty ? ": " : ":";
+    const inner = this.pretty ? goJsonIndent(depth + 1) : "";
+    // Members as they come: `keys[i]` the decoded key, `parts[i]` its written member.
+    const keys: string[] = [];
+    const parts: string[] = [];
+    let sorted = true;
+    let astral = false;
+    for (;;) {
+      this.space();
+      if (text.charCodeAt(this.pos) !== 0x22) return GIVE_UP;
+      const start = this.pos;
+      const end = this.stringEnd();
+      if (end < 0) return GIVE_UP;
+      let key: string;
+      let written: string;
+      if (end > 0) {
+        key = text.slice(start + 1, end - 1);
+        written = text.slice(start, end);
+        // A plain literal may still hold escapes; decode those for the sort and the repeat check.
+        if (this.escaped) {
+          const decoded = this.decode(start);
+          if (decoded === GIVE_UP) return GIVE_UP;
+          key = decoded;
+        }
+      } else {
+        const decoded = this.decode(start);
+        if (decoded === GIVE_UP || !isWellFormed(decoded)) return GIVE_UP;
+        key = decoded;
+        written = goJsonString(decoded);
+        if (!astral && /[\ud800-\uffff]/.test(decoded)) astral = true;
+      }
+      this.space();
+      if (text.charCodeAt(this.pos++) !== 0x3a) return GIVE_UP;
+      const value = this.value(depth + 1);
+      if (value === GIVE_UP) return GIVE_UP;
+      const member = written + colon + value;
+      if (!this.count(written.length + colon.length + inner.length + 1)) return GIVE_UP;
+      const last = keys.length - 1;
+      if (last >= 0 && sorted) {
+        const prev = keys[last] as string;
+        if (prev === key) return GIVE_UP;
+        if ((astral ? compareUtf8(prev, key) : prev < key ? -1 : 1) > 0) sorted = false;
+      }
+      keys.push(key);
+      parts.push(member);
+      this.space();
+      const c = text.charCodeAt(this.pos++);
+      if (c === 0x7d) break;
+      if (c !== 0x2c) return GIVE_UP;
+    }
+    if (!sorted && !sortMembers(keys, parts, astral)) return GIVE_UP;
+    const close = this.pretty ? goJsonIndent(depth) : "";
+    if (!this.count(close.length + 2)) return GIVE_UP;
+    let out = "{";
+    for (let i = 0; i < parts.length; i++) out += i === 0 ? inner + (parts[i] as string) : `,${inner}${parts[i] as string}`;
+    return `${out}${close}}`;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+const wellFormed = String.prototype as unknown as { readonly isWellFormed: (this: string) => boolean };
+
+function isWellFormed(text: string): boolean {
+  return wellFormed.isWellFormed.call(text);
+}
+
+/**
+ * Sorts the members by key in UTF-8 byte order (`astral`: some key has a code
+ * unit from U+D800 on, where UTF-16 order differs), in place. Returns false
+ * when two keys are equal.
+ */
+function sortMembers(keys: string[], parts: string[], astral: boolean): boolean {
+  const n = keys.length;
+  if (n <= INSERTION_SORT_MAX) {
+    for (let i = 1; i < n; i++) {
+      const key = keys[i] as string;
+      const part = parts[i] as string;
+      let j = i - 1;
+      for (; j >= 0; j--) {
+        const other = keys[j] as string;
+        if (other === key) return false;
+        if ((astral ? compareUtf8(other, key) : other < key ? -1 : 1) < 0) break;
+        keys[j + 1] = other;
+        parts[j + 1] = parts[j] as string;
+      }
+      keys[j + 1] = key;
+      parts[j + 1] = part;
+    }
+    return true;
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  let repeated = false;
+  order.sort((a, b) => {
+    const x = keys[a] as string;
+    const y = keys[b] as string;
+    if (x === y) {
+      repeated = true;
+      return 0;
+    }
+    return astral ? compareUtf8(x, y) : x < y ? -1 : 1;
+  });
+  if (repeated) return false;
+  const sortedKeys = order.map((i) => keys[i] as string);
+  const sortedParts = order.map((i) => parts[i] as string);
+  for (let i = 0; i < n; i++) {
+    keys[i] = sortedKeys[i] as string;
+    parts[i] = sortedParts[i] as string;
+  }
+  return true;
+}
