@@ -162,6 +162,7 @@ interface CoercionView {
 /** Schema views kept, least recently used first out (the validator's compiled-schema cache holds as many). */
 const VIEW_CACHE_SIZE = 128;
 const views = new Map<string, CoercionView | undefined>();
+let lastView: { readonly text: string | undefined; readonly view: CoercionView | undefined } = { text: undefined, view: undefined };
 
 /**
  * The coercion view of a schema text, read once per text (a bounded cache:
@@ -170,10 +171,13 @@ const views = new Map<string, CoercionView | undefined>();
  * declares no properties).
  */
 function schemaView(schemaJson: string): CoercionView | undefined {
+  // The most recently used view is the map's last entry already: a hit on it moves nothing.
+  if (schemaJson === lastView.text) return lastView.view;
   if (views.has(schemaJson)) {
     const hit = views.get(schemaJson);
     views.delete(schemaJson);
     views.set(schemaJson, hit);
+    lastView = { text: schemaJson, view: hit };
     return hit;
   }
   const read = readSchemaView(schemaJson);
@@ -188,6 +192,7 @@ function schemaView(schemaJson: string): CoercionView | undefined {
     if (oldest.done !== true) views.delete(oldest.value);
   }
   views.set(schemaJson, view);
+  lastView = { text: schemaJson, view };
   return view;
 }
 

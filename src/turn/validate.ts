@@ -75,22 +75,27 @@ const CACHE_SIZE = 128;
  */
 class SchemaCache {
   private readonly map = new Map<string, Compiled>();
+  /** The most recently used entry, which a hit on it leaves where it is (the map's last). */
+  private lastText: string | undefined;
+  private lastCompiled: Compiled | undefined;
 
   constructor(private readonly max: number) {}
 
   get(text: string): Compiled {
-    const hit = this.map.get(text);
-    if (hit !== undefined) {
+    if (text === this.lastText) return this.lastCompiled as Compiled;
+    let compiled = this.map.get(text);
+    if (compiled !== undefined) {
       this.map.delete(text);
-      this.map.set(text, hit);
-      return hit;
-    }
-    const compiled = compileSchema(text);
-    if (this.map.size >= this.max) {
-      const oldest = this.map.keys().next();
-      if (oldest.done !== true) this.map.delete(oldest.value);
+    } else {
+      compiled = compileSchema(text);
+      if (this.map.size >= this.max) {
+        const oldest = this.map.keys().next();
+        if (oldest.done !== true) this.map.delete(oldest.value);
+      }
     }
     this.map.set(text, compiled);
+    this.lastText = text;
+    this.lastCompiled = compiled;
     return compiled;
   }
 
