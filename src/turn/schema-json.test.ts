@@ -2,7 +2,8 @@
 // values it builds (numbers as literal text, the last of repeated keys).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GoNumber, readGoJson } from "./schema-json.js";
+import { GoNumber, readGoJson, scanGoJson } from "./schema-json.js";
+import { generateJsonText, random } from "../../test/helpers/json-texts.js";
 import { decCmp, formatBigFloat, parseDec } from "./schema-number.js";
 
 test("json.Decoder messages: the first value only, EOF and unexpected EOF", () => {
@@ -77,4 +78,13 @@ test("bounds print as Go's %v of a big.Float, and compare exactly", () => {
   assert.equal(decCmp(parseDec("-0.0"), parseDec("0")), 0);
   assert.equal(decCmp(parseDec("1e400"), parseDec("1.7976931348623157e308")), 1);
   assert.equal(decCmp(parseDec("-3"), parseDec("-2.5")), -1);
+});
+
+test("readGoJson: the same outcome as Go's scanner alone, in both modes (20,000 generated texts)", () => {
+  const rand = random(21);
+  const texts = ['{"a":1,"a":2,"b":3}', '{"b":[1.0,-0,1e400]} trailing', '[1,2] [3]', ' {"k":"\\ud800\\u0041\\n"} ', '{"a":1}}', "[" .repeat(70) + "]".repeat(70)];
+  for (let i = 0; i < 20_000; i++) texts.push(generateJsonText(rand));
+  for (const text of texts) {
+    for (const mode of ["decoder", "unmarshal"] as const) assert.deepStrictEqual(readGoJson(text, mode), scanGoJson(text, mode), `${JSON.stringify(text)} ${mode}`);
+  }
 });

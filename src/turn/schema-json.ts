@@ -509,6 +509,16 @@ class Builder {
  * @internal
  */
 export function readGoJson(text: string, mode: "decoder" | "unmarshal"): JsonRead {
+  const fast = new FastReader(text).document(mode);
+  return fast !== undefined ? { ok: true, value: fast } : scanGoJson(text, mode);
+}
+
+/**
+ * {@link readGoJson} through Go's scanner alone, without the fast path for
+ * ordinary objects and arrays; the same outcome for every text.
+ * @internal
+ */
+export function scanGoJson(text: string, mode: "decoder" | "unmarshal"): JsonRead {
   const sc = new Scanner();
   const b = new Builder();
   let litStart = -1;
@@ -569,4 +579,169 @@ export function readGoJson(text: string, mode: "decoder" | "unmarshal"): JsonRea
   if (b.done) return { ok: true, value: b.root };
   if (mode === "decoder") return { ok: false, message: nonSpace || litStart >= 0 || b.stack.length > 0 ? "unexpected EOF" : "EOF" };
   return { ok: false, message: sc.err ?? "unexpected end of JSON input" };
+}
+
+/** Deeper nesting goes to the scanner, which is iterative. */
+const MAX_FAST_DEPTH = 64;
+
+/**
+ * The fast path of {@link readGoJson} for the common case, an object or an
+ * array of ordinary JSON: a recursive reader that builds the same value and
+ * gives up (undefined) on anything the scanner must judge: a top-level
+ * scalar, a syntax error, nesting deeper than 64 levels, or (in `unmarshal`
+ * mode) anything but whitespace after the value. Strings with escapes or
+ * surrogates are decoded as the scanner's reader decodes them.
+ */
+class FastReader {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  document(mode: "decoder" | "unmarshal"): JNode | undefined {
+    this.space();
+    const c = this.text.charCodeAt(this.pos);
+    if (c !== 0x7b && c !== 0x5b) return undefined;
+    const value = this.value(0);
+    if (value === undefined || mode === "decoder") return value;
+    this.space();
+    return this.pos === this.text.length ? value : undefined;
+  }
+
+  private space(): void {
+    const text = this.text;
+    let pos = this.pos;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+    this.pos = pos;
+  }
+
+  private value(depth: number): JNode | undefined {
+    this.space();
+    const text = this.text;
+    const c = text.charCodeAt(this.pos);
+    if (c === 0x22) return this.string();
+    if (c === 0x7b) return this.object(depth);
+    if (c === 0x5b) return this.array(depth);
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+    if (c === 0x74) return this.word("true") ? true : undefined;
+    if (c === 0x66) return this.word("false") ? false : undefined;
+    if (c === 0x6e) return this.word("null") ? null : undefined;
+    return undefined;
+  }
+
+  private word(word: string): boolean {
+    if (!this.text.startsWith(word, this.pos)) return false;
+    this.pos += word.length;
+    return true;
+  }
+
+  /** A string literal: its body as it is when plain, else decoded as the scanner's reader does. */
+  private string(): string | undefined {
+    const text = this.text;
+    const n = text.length;
+    const start = this.pos + 1;
+    let plain = true;
+    for (let i = start; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        const body = text.slice(start, i);
+        return plain ? body : decodeString(body);
+      }
+      if (c === 0x5c) {
+        plain = false;
+        const e = text.charCodeAt(++i);
+        if (e === 0x75) {
+          if (hex4(text, i + 1) < 0) return undefined;
+          i += 4;
+        } else if (e !== 0x22 && e !== 0x5c && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return undefined;
+      } else if (c < 0x20) return undefined;
+      else if (c >= 0xd800 && c < 0xe000) plain = false;
+    }
+    return undefined;
+  }
+
+  /** A number literal, kept as its text, with JSON's grammar checked. */
+  private number(): GoNumber | undefined {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    if (text.charCodeAt(i) === 0x2d) i++;
+    const first = text.charCodeAt(i);
+    if (first === 0x30) i++;
+    else if (first >= 0x31 && first <= 0x39) {
+      i++;
+      while (isDigit(text.charCodeAt(i))) i++;
+    } else return undefined;
+    if (text.charCodeAt(i) === 0x2e) {
+      i++;
+      if (!isDigit(text.charCodeAt(i))) return undefined;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 0x2b || sign === 0x2d) i++;
+      if (!isDigit(text.charCodeAt(i))) return undefined;
+      while (isDigit(text.charCodeAt(i))) i++;
+    }
+    this.pos = i;
+    return new GoNumber(text.slice(start, i));
+  }
+
+  private array(depth: number): JNode[] | undefined {
+    if (depth >= MAX_FAST_DEPTH) return undefined;
+    const text = this.text;
+    this.pos++;
+    this.space();
+    const items: JNode[] = [];
+    if (text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      return items;
+    }
+    for (;;) {
+      const item = this.value(depth + 1);
+      if (item === undefined) return undefined;
+      items.push(item);
+      this.space();
+      const c = text.charCodeAt(this.pos++);
+      if (c === 0x5d) return items;
+      if (c !== 0x2c) return undefined;
+    }
+  }
+
+  private object(depth: number): JObject | undefined {
+    if (depth >= MAX_FAST_DEPTH) return undefined;
+    const text = this.text;
+    this.pos++;
+    this.space();
+    const members: JObject = new Map();
+    if (text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return members;
+    }
+    for (;;) {
+      this.space();
+      if (text.charCodeAt(this.pos) !== 0x22) return undefined;
+      const key = this.string();
+      if (key === undefined) return undefined;
+      this.space();
+      if (text.charCodeAt(this.pos++) !== 0x3a) return undefined;
+      const value = this.value(depth + 1);
+      if (value === undefined) return undefined;
+      members.set(key, value);
+      this.space();
+      const c = text.charCodeAt(this.pos++);
+      if (c === 0x7d) return members;
+      if (c !== 0x2c) return undefined;
+    }
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
