@@ -49,6 +49,7 @@
  * @packageDocumentation
  */
 import { goJsonDecode, goJsonEncode, type GoJsonDecoded, type GoJsonValue, type JsonValue } from "../core/index.js";
+import { GoNumber, type JNode } from "./schema-json.js";
 
 /**
  * What argument coercion hands on.
@@ -132,6 +133,37 @@ export function coerceArguments(schemaJson: string | undefined, argsText: string
   const text = goJsonEncode(args);
   return text === undefined ? { text: argsText, changed: false, aborted: true } : { text, changed: true, aborted: false };
 }
+
+/**
+ * Whether {@link coerceArguments} may change anything for arguments whose
+ * first JSON value is `value` (as `readGoJson(argsText, "decoder")` reads
+ * it): false means it certainly returns the text unchanged, so the caller
+ * can skip it and its decoding. True when an optional declared property is
+ * `null` or an `""` it would remove, or a declared property holds a string
+ * its type converts, an enum string that normalises, a number for a
+ * `boolean`, or an array whose items' type converts strings. Never throws.
+ * @internal Does not follow semver.
+ */
+export function coercionPossible(schemaJson: string, value: JNode): boolean {
+  if (!(value instanceof Map)) return false;
+  const view = schemaView(schemaJson);
+  if (view === undefined) return false;
+  for (const [key, prop] of view.properties) {
+    if (!value.has(key)) continue;
+    const v = value.get(key);
+    if (!view.required.has(key) && (v === null || (v === "" && (prop.type !== "string" || prop.enum.length > 0)))) return true;
+    if (typeof v === "string") {
+      if (CONVERTED_TYPES.has(prop.type)) return true;
+      if (prop.type === "string" && prop.enum.length > 0 && normaliseEnum(v, prop.entries) !== undefined) return true;
+    } else if (v instanceof GoNumber) {
+      if (prop.type === "boolean") return true;
+    } else if (Array.isArray(v) && prop.type === "array" && prop.items.type !== "" && prop.items.type !== "string") return true;
+  }
+  return false;
+}
+
+/** The declared types {@link convertString} converts a string for. */
+const CONVERTED_TYPES: ReadonlySet<string> = new Set(["integer", "number", "boolean", "object", "array"]);
 
 // ---------------------------------------------------------------------------
 // The narrow view, read with Go's encoding/json rules

@@ -2,7 +2,7 @@
 // stages_provider.go, as Omnia 1.3.0 runs it): what the model is offered, and
 // for each assistant message the identical-call guard → the parallel batch →
 // the results in call order → exclusion after repeated failure → the round limit.
-import { InvalidOptionError, compareUtf8, goJsonDecode, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
+import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
 import type { ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
 import { reconcileTools } from "../reconcile/index.js";
@@ -146,11 +146,7 @@ export function createTurn<Context = unknown>(executor: TurnExecutor<Context>, o
     loop.rounds++;
     if (maxRounds > 0 && loop.rounds > maxRounds) throw fail(maxRoundsError([]));
     catalog.sync(executor.tools);
-    // Each call's arguments decoded once: the identical-call guard reads the value, then the call's coercion may change it.
-    const items = calls.map((c) => {
-      const text = argumentsText(c.arguments);
-      return { id: c.id, name: c.name, text, decoded: goJsonDecode(text) };
-    });
+    const items = calls.map((c) => ({ id: c.id, name: c.name, text: argumentsText(c.arguments) }));
 
     const repeated = loop.repeatedCalls(items, repeatThreshold);
     if (repeated !== undefined) {

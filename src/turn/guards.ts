@@ -1,22 +1,21 @@
 // The provider stage's loop guards (PromptKit stages_provider.go): the
 // identical-call guard, the exclusion of a tool after its second failure, and
 // the round limit. State lives in one object per tool loop.
-import { goJsonDecode, goJsonEncode, goJsonReencode, goQuote, type GoJsonDecoded, type Logger } from "../core/index.js";
+import { goJsonDecode, goJsonEncode, goJsonReencode, goQuote, type Logger } from "../core/index.js";
 
 /**
  * The identical-call key of a call's arguments: Go's `json.Unmarshal` into
  * `any` then `json.Marshal` (sorted keys, compact), the raw text when Go could
  * not decode it (invalid JSON, trailing data, a number outside float64), and
  * empty for empty text. Lone surrogates become U+FFFD, as Go's decoder makes them.
- * `decoded` is `goJsonDecode(text)` when the caller has it already.
  * @internal Does not follow semver.
  */
-export function canonicalArgs(text: string, decoded?: GoJsonDecoded): string {
+export function canonicalArgs(text: string): string {
   if (text === "") return "";
   // The one-pass re-encoder answers for almost every text; the value is encoded only where it leaves the decision.
   const fast = goJsonReencode(text, false, Number.POSITIVE_INFINITY);
   if (fast !== undefined) return fast;
-  const value = decoded ?? goJsonDecode(text);
+  const value = goJsonDecode(text);
   return value.ok ? (goJsonEncode(value.value) ?? text) : text;
 }
 
@@ -38,14 +37,13 @@ export class LoopState {
   readonly excluded = new Set<string>();
 
   /**
-   * Counts every call of a round (names and canonical arguments; a call's
-   * `decoded` is `goJsonDecode(text)`, read and not changed) and returns
-   * the ids of the calls whose count reached `threshold` (0: never).
+   * Counts every call of a round (names and canonical arguments) and
+   * returns the ids of the calls whose count reached `threshold` (0: never).
    */
-  repeatedCalls(calls: readonly { readonly id: string; readonly name: string; readonly text: string; readonly decoded?: GoJsonDecoded }[], threshold: number): { ids: Set<string>; first: string } | undefined {
+  repeatedCalls(calls: readonly { readonly id: string; readonly name: string; readonly text: string }[], threshold: number): { ids: Set<string>; first: string } | undefined {
     let found: { ids: Set<string>; first: string } | undefined;
     for (const call of calls) {
-      const key = `${call.name}\u0000${canonicalArgs(call.text, call.decoded)}`;
+      const key = `${call.name}\u0000${canonicalArgs(call.text)}`;
       const count = (this.#identical.get(key) ?? 0) + 1;
       this.#identical.set(key, count);
       if (threshold > 0 && count >= threshold) {

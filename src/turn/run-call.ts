@@ -3,9 +3,9 @@
 // coerce the arguments → validate them (a failure sends nothing and counts
 // against no breaker: the executor is never called) → execute → validate the
 // result against the output schema → render the outcome as the model's text.
-import { goQuote, isOmniaToolsError, toError, type GoJsonDecoded, type JsonValue, type Logger } from "../core/index.js";
+import { goQuote, isOmniaToolsError, toError, type JsonValue, type Logger } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
-import { coerceArguments } from "./coerce.js";
+import { coerceArguments, coercionPossible } from "./coerce.js";
 import { validateArguments, validateResult } from "./validate.js";
 import { renderToolResult } from "./format.js";
 import { GoNumber, readGoJson } from "./schema-json.js";
@@ -41,13 +41,11 @@ export function argumentsText(args: string | JsonValue): string {
 
 /**
  * Runs one call. Never rejects: every failure is the call's message, and an
- * executor's OmniaToolsError comes back as `thrown`. The call's `decoded`
- * (`goJsonDecode(text)`, shared with the identical-call guard, which only
- * reads it) is handed to the coercion, which may change it.
+ * executor's OmniaToolsError comes back as `thrown`.
  * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped
  * @internal Does not follow semver.
  */
-export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string; readonly decoded?: GoJsonDecoded }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
+export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
   const { id, name, text } = call;
   const message = (content: string, isError: boolean): CallResult => ({ kind: "message", message: { callId: id, name, content, isError } });
 
@@ -55,10 +53,15 @@ export async function runCall<Context>(call: { readonly id: string; readonly nam
   if (entry === undefined) return message(`Error: tool not found: ${name}`, true);
 
   let args = text;
-  if (entry.schemaJson !== undefined) {
-    const coerced = coerceArguments(entry.schemaJson, text, call.decoded);
-    if (coerced.changed && !coerced.aborted) args = coerced.text;
-    const check = validateArguments(name, entry.schemaJson, args);
+  const schema = entry.schemaJson;
+  if (schema !== undefined && schema.length > 0) {
+    // Read once for validation; coercion, which decodes the arguments its own way, runs only where it may change them.
+    const read = text.length !== 0 && text !== "null" ? readGoJson(text, "decoder") : undefined;
+    if (read !== undefined && read.ok && coercionPossible(schema, read.value)) {
+      const coerced = coerceArguments(schema, text);
+      if (coerced.changed && !coerced.aborted) args = coerced.text;
+    }
+    const check = validateArguments(name, schema, args, args === text ? read : undefined);
     if (!check.ok) return message(`Error: ${check.error}`, true);
   }
 

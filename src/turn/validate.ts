@@ -7,7 +7,7 @@
  * Contract with the rest of the turn module:
  *
  * ```ts
- * validateArguments(toolName, schemaJson, argsText): ArgumentCheck
+ * validateArguments(toolName, schemaJson, argsText, read?): ArgumentCheck
  *   // schemaJson undefined or "" = no schema: { ok: true } without reading the arguments
  *   // { ok: true }, or { ok: false, class, error } where the model sees "Error: " + error
  *   //   class "args_invalid":   "tool <name> validation error (args_invalid): argument validation failed: [<e1> <e2> …]"
@@ -39,7 +39,7 @@
  */
 
 import { compileSchema, canonicalJson, type Compiled } from "./schema-compile.js";
-import { GoNumber, readGoJson, type JNode } from "./schema-json.js";
+import { GoNumber, readGoJson, type JNode, type JsonRead } from "./schema-json.js";
 import { MAX_VALIDATION_DEPTH, validateValue } from "./schema-validate.js";
 
 /**
@@ -119,12 +119,12 @@ type Outcome =
   | { readonly kind: "error"; readonly error: string; readonly class: "not_json" | "schema_invalid" };
 
 /** ValidateArgs / ValidateResult: compile, decode the first value (empty or `null` is `{}`), validate. */
-function run(toolName: string, schemaText: string, dataText: string, what: "input" | "output"): Outcome {
+function run(toolName: string, schemaText: string, dataText: string, what: "input" | "output", given?: JsonRead): Outcome {
   const compiled = cache.get(schemaText);
   if (!compiled.ok) return { kind: "error", class: "schema_invalid", error: `invalid ${what} schema for tool ${toolName}: ${compiled.message}` };
   let value: JNode = EMPTY_OBJECT;
   if (dataText.length !== 0 && dataText !== "null") {
-    const read = readGoJson(dataText, "decoder");
+    const read = given ?? readGoJson(dataText, "decoder");
     if (!read.ok) return { kind: "error", class: "not_json", error: `validation error for tool ${toolName}: ${read.message}` };
     value = read.value;
   }
@@ -146,12 +146,13 @@ function run(toolName: string, schemaText: string, dataText: string, what: "inpu
  * order vary from call to call (several failing declared properties, several
  * unexpected keys, dependencies, several matching patternProperties), this
  * lists declared properties in sorted key order and the argument's keys in
- * the order the model wrote them.
+ * the order the model wrote them. `read`, when given, is
+ * `readGoJson(argsText, "decoder")`, which the caller has already.
  * @internal
  */
-export function validateArguments(toolName: string, schemaJson: string | undefined, argsText: string): ArgumentCheck {
+export function validateArguments(toolName: string, schemaJson: string | undefined, argsText: string, read?: JsonRead): ArgumentCheck {
   if (schemaJson === undefined || schemaJson.length === 0) return { ok: true };
-  const out = run(toolName, schemaJson, argsText, "input");
+  const out = run(toolName, schemaJson, argsText, "input", read);
   switch (out.kind) {
     case "valid":
       return { ok: true };
