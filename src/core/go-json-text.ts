@@ -43,6 +43,8 @@ class Reencoder {
   private written = 0;
   /** The last literal {@link stringEnd} scanned held an escape. */
   private escaped = false;
+  /** The last literal {@link stringEnd} scanned held a character below `"` (a space or `!`). */
+  private low = false;
 
   constructor(
     private readonly text: string,
@@ -57,12 +59,19 @@ class Reencoder {
     return this.pos === this.text.length ? out : GIVE_UP;
   }
 
+  /**
+   * The code unit at `i`, or -1 past the end: reading past the end would
+   * return NaN, which makes V8 stop inlining the read.
+   */
+  private at(i: number): number {
+    return i < this.text.length ? this.text.charCodeAt(i) : -1;
+  }
+
   /** Skips JSON whitespace (space, tab, newline, carriage return). */
   private space(): void {
-    const text = this.text;
     let pos = this.pos;
     for (;;) {
-      const c = text.charCodeAt(pos);
+      const c = this.at(pos);
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
       else break;
     }
@@ -76,7 +85,7 @@ class Reencoder {
 
   private value(depth: number): string | typeof GIVE_UP {
     this.space();
-    const c = this.text.charCodeAt(this.pos);
+    const c = this.at(this.pos);
     let out: string | typeof GIVE_UP;
     if (c === 0x22) {
       const start = this.pos;
@@ -113,20 +122,25 @@ class Reencoder {
     const n = text.length;
     let plain = true;
     this.escaped = false;
+    this.low = false;
     for (let i = this.pos + 1; i < n; i++) {
       const c = text.charCodeAt(i);
+      if (c < 0x22) {
+        if (c < 0x20) return -1;
+        this.low = true;
+        continue;
+      }
       if (c === 0x22) {
         this.pos = i + 1;
         return plain ? i + 1 : 0;
       }
       if (c === 0x5c) {
         this.escaped = true;
-        const e = text.charCodeAt(++i);
+        const e = this.at(++i);
         if (e === 0x22 || e === 0x5c || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) continue;
         if (e !== 0x2f && e !== 0x75) return -1;
         plain = false; // `\/` and `\uXXXX` are written differently by Go; the decoder checks them
-      } else if (c < 0x20) return -1;
-      else if (c > 0x7e || c === 0x3c || c === 0x3e || c === 0x26) plain = false;
+      } else if (c > 0x7e || c === 0x3c || c === 0x3e || c === 0x26) plain = false;
     }
     return -1;
   }
@@ -154,28 +168,28 @@ class Reencoder {
     const text = this.text;
     const start = this.pos;
     let i = start;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    const first = text.charCodeAt(i);
+    if (this.at(i) === 0x2d) i++;
+    const first = this.at(i);
     if (first === 0x30) i++;
     else if (first >= 0x31 && first <= 0x39) {
       i++;
-      while (isDigit(text.charCodeAt(i))) i++;
+      while (isDigit(this.at(i))) i++;
     } else return GIVE_UP;
     let exact = i - start <= 15;
-    if (text.charCodeAt(i) === 0x2e) {
+    if (this.at(i) === 0x2e) {
       exact = false;
       i++;
-      if (!isDigit(text.charCodeAt(i))) return GIVE_UP;
-      while (isDigit(text.charCodeAt(i))) i++;
+      if (!isDigit(this.at(i))) return GIVE_UP;
+      while (isDigit(this.at(i))) i++;
     }
-    const e = text.charCodeAt(i);
+    const e = this.at(i);
     if (e === 0x65 || e === 0x45) {
       exact = false;
       i++;
-      const sign = text.charCodeAt(i);
+      const sign = this.at(i);
       if (sign === 0x2b || sign === 0x2d) i++;
-      if (!isDigit(text.charCodeAt(i))) return GIVE_UP;
-      while (isDigit(text.charCodeAt(i))) i++;
+      if (!isDigit(this.at(i))) return GIVE_UP;
+      while (isDigit(this.at(i))) i++;
     }
     this.pos = i;
     const literal = text.slice(start, i);
@@ -187,22 +201,21 @@ class Reencoder {
 
   private array(depth: number): string | typeof GIVE_UP {
     if (depth >= MAX_FAST_DEPTH) return GIVE_UP;
-    const text = this.text;
     this.pos++;
     this.space();
-    if (text.charCodeAt(this.pos) === 0x5d) {
+    if (this.at(this.pos) === 0x5d) {
       this.pos++;
       return this.count(2) ? "[]" : GIVE_UP;
     }
-    const inner = this.pretty ? goJsonIndent(depth + 1) : "";
-    let out = "[";
+    const separator = this.pretty ? prettySeparator(depth + 1) : ",";
+    let out = this.pretty ? `[${goJsonIndent(depth + 1)}` : "[";
     for (let first = true; ; first = false) {
       const item = this.value(depth + 1);
       if (item === GIVE_UP) return GIVE_UP;
-      out += first ? inner + item : `,${inner}${item}`;
-      if (!this.count(inner.length + 1)) return GIVE_UP;
+      out += first ? item : separator + item;
+      if (!this.count(separator.length)) return GIVE_UP;
       this.space();
-      const c = text.charCodeAt(this.pos++);
+      const c = this.at(this.pos++);
       if (c === 0x5d) break;
       if (c !== 0x2c) return GIVE_UP;
     }
@@ -215,67 +228,86 @@ class Reencoder {
     const text = this.text;
     this.pos++;
     this.space();
-    if (text.charCodeAt(this.pos) === 0x7d) {
+    if (this.at(this.pos) === 0x7d) {
       this.pos++;
       return this.count(2) ? "{}" : GIVE_UP;
     }
     const colon = this.pretty ? ": " : ":";
-    const inner = this.pretty ? goJsonIndent(depth + 1) : "";
-    // Members as they come: `keys[i]` the decoded key, `parts[i]` its written member.
+    const separator = this.pretty ? prettySeparator(depth + 1) : ",";
+    // Members as they come: `keys[i]` the key they sort by, `parts[i]` the written member. While
+    // every key is a literal without escapes, spaces or `!`, the literal itself (quotes included)
+    // is the key: it sorts as the key does, the closing quote sorting below any character in it.
     const keys: string[] = [];
     const parts: string[] = [];
+    let quoted = true;
     let sorted = true;
-    let astral = false;
     for (;;) {
       this.space();
-      if (text.charCodeAt(this.pos) !== 0x22) return GIVE_UP;
+      if (this.at(this.pos) !== 0x22) return GIVE_UP;
       const start = this.pos;
       const end = this.stringEnd();
       if (end < 0) return GIVE_UP;
       let key: string;
       let written: string;
       if (end > 0) {
-        key = text.slice(start + 1, end - 1);
         written = text.slice(start, end);
-        // A plain literal may still hold escapes; decode those for the sort and the repeat check.
-        if (this.escaped) {
-          const decoded = this.decode(start);
-          if (decoded === GIVE_UP) return GIVE_UP;
-          key = decoded;
+        if (quoted && !this.escaped && !this.low) key = written;
+        else {
+          if (quoted) quoted = unquote(keys);
+          key = text.slice(start + 1, end - 1);
+          // A plain literal may still hold escapes; decode those for the sort and the repeat check.
+          if (this.escaped) {
+            const decoded = this.decode(start);
+            if (decoded === GIVE_UP) return GIVE_UP;
+            key = decoded;
+          }
         }
       } else {
         const decoded = this.decode(start);
         if (decoded === GIVE_UP || !isWellFormed(decoded)) return GIVE_UP;
+        if (quoted) quoted = unquote(keys);
         key = decoded;
         written = goJsonString(decoded);
-        if (!astral && /[\ud800-\uffff]/.test(decoded)) astral = true;
       }
       this.space();
-      if (text.charCodeAt(this.pos++) !== 0x3a) return GIVE_UP;
+      if (this.at(this.pos++) !== 0x3a) return GIVE_UP;
       const value = this.value(depth + 1);
       if (value === GIVE_UP) return GIVE_UP;
       const member = written + colon + value;
-      if (!this.count(written.length + colon.length + inner.length + 1)) return GIVE_UP;
+      if (!this.count(written.length + colon.length + separator.length)) return GIVE_UP;
       const last = keys.length - 1;
       if (last >= 0 && sorted) {
         const prev = keys[last] as string;
         if (prev === key) return GIVE_UP;
-        if ((astral ? compareUtf8(prev, key) : prev < key ? -1 : 1) > 0) sorted = false;
+        if (compareUtf8(prev, key) > 0) sorted = false;
       }
       keys.push(key);
       parts.push(member);
       this.space();
-      const c = text.charCodeAt(this.pos++);
+      const c = this.at(this.pos++);
       if (c === 0x7d) break;
       if (c !== 0x2c) return GIVE_UP;
     }
-    if (!sorted && !sortMembers(keys, parts, astral)) return GIVE_UP;
+    if (!sorted && !sortMembers(keys, parts)) return GIVE_UP;
     const close = this.pretty ? goJsonIndent(depth) : "";
     if (!this.count(close.length + 2)) return GIVE_UP;
-    let out = "{";
-    for (let i = 0; i < parts.length; i++) out += i === 0 ? inner + (parts[i] as string) : `,${inner}${parts[i] as string}`;
+    let out = (this.pretty ? `{${goJsonIndent(depth + 1)}` : "{") + (parts[0] as string);
+    for (let i = 1; i < parts.length; i++) out += separator + (parts[i] as string);
     return `${out}${close}}`;
   }
+}
+
+/** `,` then a newline and `depth` levels of indentation, for the first nesting levels. */
+const PRETTY_SEPARATORS: readonly string[] = Array.from({ length: MAX_FAST_DEPTH + 1 }, (_, depth) => `,${goJsonIndent(depth)}`);
+
+function prettySeparator(depth: number): string {
+  return PRETTY_SEPARATORS[depth] as string;
+}
+
+/** Turns keys kept as their quoted literals into the keys themselves; returns false (no longer quoted). */
+function unquote(keys: string[]): false {
+  for (let i = 0; i < keys.length; i++) keys[i] = (keys[i] as string).slice(1, -1);
+  return false;
 }
 
 function isDigit(c: number): boolean {
@@ -289,11 +321,10 @@ function isWellFormed(text: string): boolean {
 }
 
 /**
- * Sorts the members by key in UTF-8 byte order (`astral`: some key has a code
- * unit from U+D800 on, where UTF-16 order differs), in place. Returns false
+ * Sorts the members by key in UTF-8 byte order, in place. Returns false
  * when two keys are equal.
  */
-function sortMembers(keys: string[], parts: string[], astral: boolean): boolean {
+function sortMembers(keys: string[], parts: string[]): boolean {
   const n = keys.length;
   if (n <= INSERTION_SORT_MAX) {
     for (let i = 1; i < n; i++) {
@@ -303,7 +334,7 @@ function sortMembers(keys: string[], parts: string[], astral: boolean): boolean 
       for (; j >= 0; j--) {
         const other = keys[j] as string;
         if (other === key) return false;
-        if ((astral ? compareUtf8(other, key) : other < key ? -1 : 1) < 0) break;
+        if (compareUtf8(other, key) < 0) break;
         keys[j + 1] = other;
         parts[j + 1] = parts[j] as string;
       }
@@ -321,7 +352,7 @@ function sortMembers(keys: string[], parts: string[], astral: boolean): boolean 
       repeated = true;
       return 0;
     }
-    return astral ? compareUtf8(x, y) : x < y ? -1 : 1;
+    return compareUtf8(x, y);
   });
   if (repeated) return false;
   const sortedKeys = order.map((i) => keys[i] as string);
