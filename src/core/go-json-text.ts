@@ -35,10 +35,27 @@ const GIVE_UP: unique symbol = Symbol("give-up");
 export function goJsonReencode(text: string, pretty: boolean, budget: number): string | undefined {
   const reader = new Reencoder(text, pretty, budget);
   const out = reader.document();
+  // Let go of the member strings the shared stacks still hold.
+  for (let i = 0; i < reader.used; i++) {
+    KEYS[i] = "";
+    PARTS[i] = "";
+  }
   return out === GIVE_UP ? undefined : out;
 }
 
+/**
+ * The members of the objects being read, innermost last, shared by every
+ * call (a call runs to its end synchronously, and nothing it calls comes
+ * back here): `KEYS[i]` the key member `i` sorts by, `PARTS[i]` the written
+ * member. Emptied after each call.
+ */
+const KEYS: string[] = [];
+const PARTS: string[] = [];
+
 class Reencoder {
+  /** How many entries of the shared member stacks are in use, and the most that were. */
+  private top = 0;
+  used = 0;
   private pos = 0;
   private written = 0;
   /** The last literal {@link stringEnd} scanned held an escape. */
@@ -234,11 +251,10 @@ class Reencoder {
     }
     const colon = this.pretty ? ": " : ":";
     const separator = this.pretty ? prettySeparator(depth + 1) : ",";
-    // Members as they come: `keys[i]` the key they sort by, `parts[i]` the written member. While
-    // every key is a literal without escapes, spaces or `!`, the literal itself (quotes included)
-    // is the key: it sorts as the key does, the closing quote sorting below any character in it.
-    const keys: string[] = [];
-    const parts: string[] = [];
+    // Members as they come, from `base` on the shared stacks. While every key is a literal without
+    // escapes, spaces or `!`, the literal itself (quotes included) is the key: it sorts as the key
+    // does, the closing quote sorting below any character in it.
+    const base = this.top;
     let quoted = true;
     let sorted = true;
     for (;;) {
@@ -253,7 +269,7 @@ class Reencoder {
         written = text.slice(start, end);
         if (quoted && !this.escaped && !this.low) key = written;
         else {
-          if (quoted) quoted = unquote(keys);
+          if (quoted) quoted = unquote(base, this.top);
           key = text.slice(start + 1, end - 1);
           // A plain literal may still hold escapes; decode those for the sort and the repeat check.
           if (this.escaped) {
@@ -265,34 +281,38 @@ class Reencoder {
       } else {
         const decoded = this.decode(start);
         if (decoded === GIVE_UP || !isWellFormed(decoded)) return GIVE_UP;
-        if (quoted) quoted = unquote(keys);
+        if (quoted) quoted = unquote(base, this.top);
         key = decoded;
         written = goJsonString(decoded);
       }
       this.space();
       if (this.at(this.pos++) !== 0x3a) return GIVE_UP;
+      // The member's entry is taken before its value, whose own members go above it.
+      const at = this.top++;
+      if (this.top > this.used) this.used = this.top;
+      KEYS[at] = key;
       const value = this.value(depth + 1);
       if (value === GIVE_UP) return GIVE_UP;
-      const member = written + colon + value;
+      this.top = at + 1;
+      PARTS[at] = written + colon + value;
       if (!this.count(written.length + colon.length + separator.length)) return GIVE_UP;
-      const last = keys.length - 1;
-      if (last >= 0 && sorted) {
-        const prev = keys[last] as string;
+      if (at > base && sorted) {
+        const prev = KEYS[at - 1] as string;
         if (prev === key) return GIVE_UP;
         if (compareUtf8(prev, key) > 0) sorted = false;
       }
-      keys.push(key);
-      parts.push(member);
       this.space();
       const c = this.at(this.pos++);
       if (c === 0x7d) break;
       if (c !== 0x2c) return GIVE_UP;
     }
-    if (!sorted && !sortMembers(keys, parts)) return GIVE_UP;
+    const top = this.top;
+    this.top = base;
+    if (!sorted && !sortMembers(base, top)) return GIVE_UP;
     const close = this.pretty ? goJsonIndent(depth) : "";
     if (!this.count(close.length + 2)) return GIVE_UP;
-    let out = (this.pretty ? `{${goJsonIndent(depth + 1)}` : "{") + (parts[0] as string);
-    for (let i = 1; i < parts.length; i++) out += separator + (parts[i] as string);
+    let out = (this.pretty ? `{${goJsonIndent(depth + 1)}` : "{") + (PARTS[base] as string);
+    for (let i = base + 1; i < top; i++) out += separator + (PARTS[i] as string);
     return `${out}${close}}`;
   }
 }
@@ -304,9 +324,9 @@ function prettySeparator(depth: number): string {
   return PRETTY_SEPARATORS[depth] as string;
 }
 
-/** Turns keys kept as their quoted literals into the keys themselves; returns false (no longer quoted). */
-function unquote(keys: string[]): false {
-  for (let i = 0; i < keys.length; i++) keys[i] = (keys[i] as string).slice(1, -1);
+/** Turns the keys from `base` to `top`, kept as their quoted literals, into the keys themselves; returns false (no longer quoted). */
+function unquote(base: number, top: number): false {
+  for (let i = base; i < top; i++) KEYS[i] = (KEYS[i] as string).slice(1, -1);
   return false;
 }
 
@@ -321,33 +341,33 @@ function isWellFormed(text: string): boolean {
 }
 
 /**
- * Sorts the members by key in UTF-8 byte order, in place. Returns false
- * when two keys are equal.
+ * Sorts the members from `base` to `top` of the shared stacks by key in
+ * UTF-8 byte order, in place. Returns false when two keys are equal.
  */
-function sortMembers(keys: string[], parts: string[]): boolean {
-  const n = keys.length;
+function sortMembers(base: number, top: number): boolean {
+  const n = top - base;
   if (n <= INSERTION_SORT_MAX) {
-    for (let i = 1; i < n; i++) {
-      const key = keys[i] as string;
-      const part = parts[i] as string;
+    for (let i = base + 1; i < top; i++) {
+      const key = KEYS[i] as string;
+      const part = PARTS[i] as string;
       let j = i - 1;
-      for (; j >= 0; j--) {
-        const other = keys[j] as string;
+      for (; j >= base; j--) {
+        const other = KEYS[j] as string;
         if (other === key) return false;
         if (compareUtf8(other, key) < 0) break;
-        keys[j + 1] = other;
-        parts[j + 1] = parts[j] as string;
+        KEYS[j + 1] = other;
+        PARTS[j + 1] = PARTS[j] as string;
       }
-      keys[j + 1] = key;
-      parts[j + 1] = part;
+      KEYS[j + 1] = key;
+      PARTS[j + 1] = part;
     }
     return true;
   }
-  const order = Array.from({ length: n }, (_, i) => i);
+  const order = Array.from({ length: n }, (_, i) => base + i);
   let repeated = false;
   order.sort((a, b) => {
-    const x = keys[a] as string;
-    const y = keys[b] as string;
+    const x = KEYS[a] as string;
+    const y = KEYS[b] as string;
     if (x === y) {
       repeated = true;
       return 0;
@@ -355,11 +375,11 @@ function sortMembers(keys: string[], parts: string[]): boolean {
     return compareUtf8(x, y);
   });
   if (repeated) return false;
-  const sortedKeys = order.map((i) => keys[i] as string);
-  const sortedParts = order.map((i) => parts[i] as string);
+  const sortedKeys = order.map((i) => KEYS[i] as string);
+  const sortedParts = order.map((i) => PARTS[i] as string);
   for (let i = 0; i < n; i++) {
-    keys[i] = sortedKeys[i] as string;
-    parts[i] = sortedParts[i] as string;
+    KEYS[base + i] = sortedKeys[i] as string;
+    PARTS[base + i] = sortedParts[i] as string;
   }
   return true;
 }
