@@ -47,10 +47,9 @@ export function argumentsText(args: string | JsonValue): string {
  */
 export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
   const { id, name, text } = call;
-  const message = (content: string, isError: boolean): CallResult => ({ kind: "message", message: { callId: id, name, content, isError } });
 
   const entry = deps.catalog.lookup(name);
-  if (entry === undefined) return message(`Error: tool not found: ${name}`, true);
+  if (entry === undefined) return messageResult(id, name, `Error: tool not found: ${name}`, true);
 
   let args = text;
   const schema = entry.schemaJson;
@@ -62,31 +61,27 @@ export async function runCall<Context>(call: { readonly id: string; readonly nam
       if (coerced.changed && !coerced.aborted) args = coerced.text;
     }
     const check = validateArguments(name, schema, args, args === text ? read : undefined);
-    if (!check.ok) return message(`Error: ${check.error}`, true);
+    if (!check.ok) return messageResult(id, name, `Error: ${check.error}`, true);
   }
 
   // A pack tool that no handler serves keeps PromptKit's "local" mode, whose SDK executor has no handler for it.
   if (entry.descriptor === undefined) {
     const bad = goObjectDecodeError(args);
-    return message(`Tool execution failed: ${bad === undefined ? `no handler registered for tool: ${name}` : `failed to parse tool arguments: ${bad}`}`, true);
+    return messageResult(id, name, `Tool execution failed: ${bad === undefined ? `no handler registered for tool: ${name}` : `failed to parse tool arguments: ${bad}`}`, true);
   }
 
   let sent = args;
   if (entry.client) {
     // The SDK's client executor decodes the arguments into an object before deferring to the caller.
     const bad = goObjectDecodeError(args);
-    if (bad !== undefined) return message(`Tool execution failed: failed to parse client tool arguments: ${bad}`, true);
+    if (bad !== undefined) return messageResult(id, name, `Tool execution failed: failed to parse client tool arguments: ${bad}`, true);
     if (dropClient) return { kind: "dropped" };
     // The client's ToolCall carries the model's own arguments, not the coerced ones.
     sent = text;
   }
 
-  let rendered: { readonly json: string; readonly content: string; readonly isError: boolean } | undefined;
-  const render = (json: string): { readonly content: string; readonly isError: boolean } => {
-    if (rendered === undefined || rendered.json !== json) rendered = { json, ...renderSuccess(entry, json, deps) };
-    return rendered;
-  };
-  const hooks: TurnExecuteHooks | undefined = entry.client ? undefined : { recordResult: (json) => render(json).content };
+  // The executor's record and the model's message show the same rendering of a success.
+  const hooks = entry.client ? undefined : new RenderedResult(entry, deps);
 
   let outcome: TurnOutcome;
   try {
@@ -94,39 +89,74 @@ export async function runCall<Context>(call: { readonly id: string; readonly nam
   } catch (e) {
     if (isOmniaToolsError(e)) return { kind: "thrown", error: e };
     // A host executor that throws something else: that call failed, as a Go executor returning an error does.
-    return message(`Tool execution failed: ${toError(e).message}`, true);
+    return messageResult(id, name, `Tool execution failed: ${toError(e).message}`, true);
   }
   switch (outcome.status) {
     case "success": {
-      const out = render(outcome.resultJson);
-      return message(out.content, out.isError);
+      const out = hooks ?? new RenderedResult(entry, deps);
+      out.render(outcome.resultJson);
+      return messageResult(id, name, out.content, out.isError);
     }
     case "error":
-      return message(`Tool execution failed: ${outcome.message}`, true);
+      return messageResult(id, name, `Tool execution failed: ${outcome.message}`, true);
     case "denied":
       // A client's refusal (or no client to ask) is already `Tool rejected: <reason>` and is no error in
       // PromptKit; a policy denial is an executor error there: `Tool execution failed: tool call denied by policy: …`.
-      return outcome.message.startsWith(REJECTED) ? message(outcome.message, false) : message(`Tool execution failed: ${outcome.message}`, true);
+      return outcome.message.startsWith(REJECTED) ? messageResult(id, name, outcome.message, false) : messageResult(id, name, `Tool execution failed: ${outcome.message}`, true);
     case "client":
       return { kind: "pending", request: clientRequest(outcome.request, name, text) };
     default:
-      return message(`Tool execution failed: unknown outcome status ${JSON.stringify((outcome as { status: unknown }).status)}`, true);
+      return messageResult(id, name, `Tool execution failed: unknown outcome status ${JSON.stringify((outcome as { status: unknown }).status)}`, true);
   }
 }
 
-/** A success as the model sees it: the output-schema check, then the formatted text cut at the size limit. */
-function renderSuccess<Context>(entry: CatalogEntry, json: string, deps: CallDeps<Context>): { content: string; isError: boolean } {
-  let bytes = json;
-  if (entry.outputSchemaJson !== undefined) {
-    const check = validateResult(entry.name, entry.outputSchemaJson, json);
-    if (!check.ok) return { content: `Tool execution failed: ${check.error}`, isError: true };
-    // The bytes that go on: the result as it was, or its Go re-encoding when only that one validated.
-    bytes = check.result;
+/** A call's message. */
+function messageResult(callId: string, name: string, content: string, isError: boolean): CallResult {
+  return { kind: "message", message: { callId, name, content, isError } };
+}
+
+/**
+ * A success as the model sees it (the output-schema check, then the
+ * formatted text cut at the size limit), kept for the last result text it
+ * rendered. It is also the hooks a call hands the executor, so that the
+ * call's record holds the same text.
+ */
+class RenderedResult<Context> implements TurnExecuteHooks {
+  content = "";
+  isError = false;
+  #json: string | undefined;
+
+  constructor(
+    private readonly entry: CatalogEntry,
+    private readonly deps: CallDeps<Context>,
+  ) {}
+
+  readonly recordResult = (json: string): JsonValue => {
+    this.render(json);
+    return this.content;
+  };
+
+  render(json: string): void {
+    if (this.#json === json) return;
+    this.#json = json;
+    const { entry, deps } = this;
+    let bytes = json;
+    if (entry.outputSchemaJson !== undefined) {
+      const check = validateResult(entry.name, entry.outputSchemaJson, json);
+      if (!check.ok) {
+        this.content = `Tool execution failed: ${check.error}`;
+        this.isError = true;
+        return;
+      }
+      // The bytes that go on: the result as it was, or its Go re-encoding when only that one validated.
+      bytes = check.result;
+    }
+    // Formatted and cut in one step, so memory stays bounded by the limit however much indentation adds.
+    const limited = renderToolResult(bytes, deps.maxResultBytes);
+    if (limited.truncated && deps.maxResultBytes > 0) deps.logger.warn("Tool result truncated", { tool: entry.name, size: limited.originalBytes, limit: deps.maxResultBytes });
+    this.content = limited.content;
+    this.isError = false;
   }
-  // Formatted and cut in one step, so memory stays bounded by the limit however much indentation adds.
-  const limited = renderToolResult(bytes, deps.maxResultBytes);
-  if (limited.truncated && deps.maxResultBytes > 0) deps.logger.warn("Tool result truncated", { tool: entry.name, size: limited.originalBytes, limit: deps.maxResultBytes });
-  return { content: limited.content, isError: false };
 }
 
 /**
