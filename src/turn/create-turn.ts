@@ -3,7 +3,7 @@
 // for each assistant message the identical-call guard → the parallel batch →
 // the results in call order → exclusion after repeated failure → the round limit.
 import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
-import type { ToolDescriptor } from "../manifest/index.js";
+import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
 import { reconcileTools } from "../reconcile/index.js";
 import { reencodeClientResult } from "./format.js";
@@ -68,24 +68,51 @@ const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRou
  */
 export function createTurn<Context = unknown>(executor: TurnExecutor<Context>, options: TurnOptions<Context> = {}): Turn {
   validate(executor, options);
-  const pack = options.pack;
-  const prompt = options.prompt ?? (pack === undefined ? undefined : Object.keys(pack.prompts)[0]);
-  const logger: Logger = options.logger ?? noopLogger;
-  const maxParallelCalls = options.maxParallelCalls ?? DEFAULT_MAX_PARALLEL_CALLS;
-  const repeatThreshold = options.repeatThreshold ?? DEFAULT_REPEAT_THRESHOLD;
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  const catalog = new ToolCatalog(pack);
-  const deps: CallDeps<Context> = { executor, ctx: options.ctx, catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger };
+  return new TurnState(executor, options);
+}
 
-  let loop = new LoopState();
-  let suspended = false;
-  let running = false;
-  let failed: TurnError | undefined;
-  const pendingNames = new Map<string, string>();
-  let offered: { source: readonly ToolDescriptor[]; excluded: number; tools: readonly TurnTool[] } | undefined;
+/**
+ * One turn's state. `run` and `complete` are own functions, so that they work
+ * unbound (`const { run } = turn`); everything else is on the prototype.
+ */
+class TurnState<Context> implements Turn {
+  readonly #executor: TurnExecutor<Context>;
+  readonly #pack: PromptPack | undefined;
+  readonly #prompt: string | undefined;
+  readonly #logger: Logger;
+  readonly #maxParallelCalls: number;
+  readonly #repeatThreshold: number;
+  readonly #maxRounds: number;
+  readonly #catalog: ToolCatalog;
+  readonly #deps: CallDeps<Context>;
+  #loop = new LoopState();
+  #suspended = false;
+  #running = false;
+  #failed: TurnError | undefined;
+  #pendingNames: Map<string, string> | undefined;
+  #offered: { source: readonly ToolDescriptor[]; excluded: number; tools: readonly TurnTool[] } | undefined;
 
-  function offeredTools(): readonly TurnTool[] {
+  constructor(executor: TurnExecutor<Context>, options: TurnOptions<Context>) {
+    const pack = options.pack;
+    this.#executor = executor;
+    this.#pack = pack;
+    this.#prompt = options.prompt ?? (pack === undefined ? undefined : Object.keys(pack.prompts)[0]);
+    this.#logger = options.logger ?? noopLogger;
+    this.#maxParallelCalls = options.maxParallelCalls ?? DEFAULT_MAX_PARALLEL_CALLS;
+    this.#repeatThreshold = options.repeatThreshold ?? DEFAULT_REPEAT_THRESHOLD;
+    this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    this.#catalog = new ToolCatalog(pack);
+    this.#deps = { executor, ctx: options.ctx, catalog: this.#catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger: this.#logger };
+  }
+
+  get tools(): readonly TurnTool[] {
+    const executor = this.#executor;
+    const pack = this.#pack;
+    const prompt = this.#prompt;
+    const catalog = this.#catalog;
+    const loop = this.#loop;
     const source = executor.tools;
+    const offered = this.#offered;
     if (offered !== undefined && offered.source === source && offered.excluded === loop.excluded.size) return offered.tools;
     catalog.sync(source);
     let names: string[];
@@ -115,13 +142,13 @@ export function createTurn<Context = unknown>(executor: TurnExecutor<Context>, o
     // Byte order of the names, as Go's sort of the descriptors.
     tools.sort((a, b) => compareUtf8(a.name, b.name));
     const frozen = Object.freeze(tools);
-    offered = { source, excluded: loop.excluded.size, tools: frozen };
+    this.#offered = { source, excluded: loop.excluded.size, tools: frozen };
     return frozen;
   }
 
-  async function run(calls: readonly TurnCall[]): Promise<TurnRound> {
-    if (failed !== undefined) throw failed;
-    if (running) throw new TurnError("round-in-progress", "turn.run: the previous round has not finished; run one round at a time");
+  readonly run = async (calls: readonly TurnCall[]): Promise<TurnRound> => {
+    if (this.#failed !== undefined) throw this.#failed;
+    if (this.#running) throw new TurnError("round-in-progress", "turn.run: the previous round has not finished; run one round at a time");
     if (!Array.isArray(calls)) throw new InvalidOptionError(`turn.run: calls must be an array of { id, name, arguments }; got ${calls === null ? "null" : typeof calls}`);
     calls.forEach((c, i) => {
       if (c === null || typeof c !== "object" || typeof c.id !== "string" || typeof c.name !== "string") {
@@ -129,29 +156,35 @@ export function createTurn<Context = unknown>(executor: TurnExecutor<Context>, o
       }
     });
     if (calls.length === 0) return { messages: [], pending: [] };
-    running = true;
+    this.#running = true;
     try {
-      return await runRound(calls);
+      return await this.#runRound(calls);
     } finally {
-      running = false;
+      this.#running = false;
     }
-  }
+  };
 
-  async function runRound(calls: readonly TurnCall[]): Promise<TurnRound> {
+  async #runRound(calls: readonly TurnCall[]): Promise<TurnRound> {
+    const deps = this.#deps;
+    const logger = this.#logger;
+    const maxRounds = this.#maxRounds;
+    const repeatThreshold = this.#repeatThreshold;
+    const maxParallelCalls = this.#maxParallelCalls;
     // A round after a client hand-off is PromptKit's resume: a new tool loop.
-    if (suspended) {
-      loop = new LoopState();
-      suspended = false;
+    if (this.#suspended) {
+      this.#loop = new LoopState();
+      this.#suspended = false;
     }
+    const loop = this.#loop;
     loop.rounds++;
-    if (maxRounds > 0 && loop.rounds > maxRounds) throw fail(maxRoundsError([]));
-    catalog.sync(executor.tools);
+    if (maxRounds > 0 && loop.rounds > maxRounds) throw this.#fail(this.#maxRoundsError([]));
+    this.#catalog.sync(this.#executor.tools);
     const items = calls.map((c) => ({ id: c.id, name: c.name, text: argumentsText(c.arguments) }));
 
     const repeated = loop.repeatedCalls(items, repeatThreshold);
     if (repeated !== undefined) {
       if (loop.nudged) {
-        throw fail(new TurnError("tool-loop", `provider stage: tool loop persisted after a self-correction nudge: ${goQuote(repeated.first)} called with identical arguments`, { toolName: repeated.first }));
+        throw this.#fail(new TurnError("tool-loop", `provider stage: tool loop persisted after a self-correction nudge: ${goQuote(repeated.first)} called with identical arguments`, { toolName: repeated.first }));
       }
       loop.nudged = true;
       logger.warn("identical tool-call loop detected; feeding it back to the model for one self-correction attempt", { tool: repeated.first });
@@ -177,44 +210,36 @@ export function createTurn<Context = unknown>(executor: TurnExecutor<Context>, o
       if (r.kind === "message") messages.push(r.message);
       else if (r.kind === "pending") {
         pending.push(r.request);
-        pendingNames.set(r.request.callId, r.request.name);
+        (this.#pendingNames ??= new Map()).set(r.request.callId, r.request.name);
       }
     }
     if (pending.length > 0) {
       // The turn suspends until the client answers: no exclusion count, no round limit.
-      suspended = true;
+      this.#suspended = true;
       return { messages, pending };
     }
     loop.countFailures(messages, logger);
-    if (maxRounds > 0 && loop.rounds === maxRounds) throw fail(maxRoundsError(messages));
+    if (maxRounds > 0 && loop.rounds === maxRounds) throw this.#fail(this.#maxRoundsError(messages));
     return { messages, pending };
   }
 
-  function maxRoundsError(messages: readonly TurnMessage[]): TurnError {
-    return new TurnError("max-rounds", `provider stage: max rounds (${maxRounds}) exceeded`, { messages });
+  #maxRoundsError(messages: readonly TurnMessage[]): TurnError {
+    return new TurnError("max-rounds", `provider stage: max rounds (${this.#maxRounds}) exceeded`, { messages });
   }
 
-  function fail(error: TurnError): TurnError {
-    failed = error;
+  #fail(error: TurnError): TurnError {
+    this.#failed = error;
     return error;
   }
 
-  function complete(result: ClientToolResult): TurnCompletion {
-    const outcome = executor.completeClientCall(result);
-    const name = pendingNames.get(result.callId) ?? (outcome as { toolName?: unknown }).toolName;
-    pendingNames.delete(result.callId);
+  readonly complete = (result: ClientToolResult): TurnCompletion => {
+    const outcome = this.#executor.completeClientCall(result);
+    const name = this.#pendingNames?.get(result.callId) ?? (outcome as { toolName?: unknown }).toolName;
+    this.#pendingNames?.delete(result.callId);
     // The client's own text, re-encoded as Go does (`plain` → `"plain"`); a refusal is `Tool rejected: <reason>`.
     const content = outcome.status === "success" ? reencodeClientResult(result.resultJson ?? "") : outcome.status === "client" ? "" : outcome.message;
     return { callId: result.callId, name: typeof name === "string" ? name : "", content };
   }
-
-  return {
-    get tools() {
-      return offeredTools();
-    },
-    run,
-    complete,
-  };
 }
 
 /** The first executor error of the round (in call order), after every call settled. */

@@ -33,7 +33,7 @@ export class LoopState {
   rounds = 0;
   nudged = false;
   readonly #identical = new Map<string, number>();
-  readonly #failures = new Map<string, number>();
+  #failures: Map<string, number> | undefined;
   readonly excluded = new Set<string>();
 
   /**
@@ -62,8 +62,9 @@ export class LoopState {
     let changed = false;
     for (const r of results) {
       if (!r.isError) continue;
-      const n = (this.#failures.get(r.name) ?? 0) + 1;
-      this.#failures.set(r.name, n);
+      const failures = (this.#failures ??= new Map());
+      const n = (failures.get(r.name) ?? 0) + 1;
+      failures.set(r.name, n);
       if (n > 1 && !this.excluded.has(r.name)) {
         this.excluded.add(r.name);
         changed = true;

@@ -34,6 +34,22 @@ function goEncoded(schema: JsonValue): string {
   return text;
 }
 
+const NONE_SERVED: ReadonlyMap<string, ToolDescriptor> = new Map();
+
+/** Each executor tool list's descriptors by name (the first of a repeated name), made once per list: lists are frozen, and a refresh makes a new one. */
+const servedByList = new WeakMap<readonly ToolDescriptor[], ReadonlyMap<string, ToolDescriptor>>();
+
+function servedNames(tools: readonly ToolDescriptor[]): ReadonlyMap<string, ToolDescriptor> {
+  let served = servedByList.get(tools);
+  if (served === undefined) {
+    const byName = new Map<string, ToolDescriptor>();
+    for (const d of tools) if (!byName.has(d.name)) byName.set(d.name, d);
+    served = byName;
+    if (Object.isFrozen(tools)) servedByList.set(tools, served);
+  }
+  return served;
+}
+
 /** The pack's definition of a tool, when the pack's `tools` object has that own key. @internal Does not follow semver. */
 export function packTool(pack: PromptPack | undefined, name: string): PackToolDefinition | undefined {
   const tools = pack?.tools;
@@ -50,8 +66,8 @@ export function packTool(pack: PromptPack | undefined, name: string): PackToolDe
 export class ToolCatalog {
   readonly #pack: PromptPack | undefined;
   #source: readonly ToolDescriptor[] | undefined;
-  #served = new Map<string, ToolDescriptor>();
-  #entries = new Map<string, CatalogEntry | null>();
+  #served: ReadonlyMap<string, ToolDescriptor> = NONE_SERVED;
+  #entries: Map<string, CatalogEntry> | undefined;
 
   constructor(pack: PromptPack | undefined) {
     this.#pack = pack;
@@ -61,9 +77,8 @@ export class ToolCatalog {
   sync(tools: readonly ToolDescriptor[]): void {
     if (tools === this.#source) return;
     this.#source = tools;
-    this.#served = new Map();
-    for (const d of tools) if (!this.#served.has(d.name)) this.#served.set(d.name, d);
-    this.#entries = new Map();
+    this.#served = servedNames(tools);
+    this.#entries = undefined;
   }
 
   /** The served descriptor of a name. */
@@ -73,11 +88,11 @@ export class ToolCatalog {
 
   /** The entry of a name; undefined when neither the executor nor the pack knows it. */
   lookup(name: string): CatalogEntry | undefined {
-    const known = this.#entries.get(name);
-    if (known !== undefined) return known ?? undefined;
+    const known = this.#entries?.get(name);
+    if (known !== undefined) return known;
     const entry = this.#build(name);
     // Bounded: one entry per served or pack-defined name; unknown names are not remembered.
-    if (entry !== undefined) this.#entries.set(name, entry);
+    if (entry !== undefined) (this.#entries ??= new Map()).set(name, entry);
     return entry;
   }
 
