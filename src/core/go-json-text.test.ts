@@ -34,6 +34,14 @@ test("goJsonReencode: the texts Go writes for a tool result, compact and pretty"
   assert.equal(goJsonReencode('{"\ue000":1,"\u{1f600}":2}', false, Infinity), '{"\ue000":1,"\u{1f600}":2}');
 });
 
+test("goJsonReencode: a decimal is written as Go writes its float64, whether or not it is copied", () => {
+  const decimals = ["0.5", "-0.25", "21.5", "0.000001", "0.0000012", "0.0000001", "0.00000012", "99999999999999.9", "999999999999999.9", "9007199254740993.5", "0.123456789012345", "0.1234567890123456", "0.30000000000000004", "1.10", "-0.0", "5e-324", "1.7976931348623157e308", "123456789.123456"];
+  for (const d of decimals) {
+    const n = Number(d);
+    assert.equal(goJsonReencode(`[${d}]`, false, Infinity), `[${Object.is(n, -0) ? "-0" : String(n)}]`, d);
+  }
+});
+
 test("goJsonReencode: leaves to the general path what it must not decide", () => {
   for (const text of ['{"a":1,"a":2}', '{"b":1,"a":2,"b":3}', '{"\\ud800":1}', "[1e400]", "-", "01", "[1,]", '{"a":1,}', "\ufeff{}", "{} x", "", "tru", '"\u0001"', '"a\\x"', "[" .repeat(65) + "]".repeat(65)]) {
     assert.equal(goJsonReencode(text, false, Infinity), undefined, text);

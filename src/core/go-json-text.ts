@@ -192,12 +192,22 @@ class Reencoder {
       i++;
       while (isDigit(this.at(i))) i++;
     } else return GIVE_UP;
-    let exact = i - start <= 15;
+    const intDigits = i - start - (this.at(start) === 0x2d ? 1 : 0);
+    let exact = intDigits <= 15;
     if (this.at(i) === 0x2e) {
-      exact = false;
       i++;
+      const fraction = i;
       if (!isDigit(this.at(i))) return GIVE_UP;
       while (isDigit(this.at(i))) i++;
+      // A decimal JavaScript and Go both print as written: at most 15 significant digits (so it
+      // is the shortest form of its float64), no trailing zero, and not below 1e-6.
+      let significant = first === 0x30 ? 0 : intDigits + (i - fraction);
+      if (first === 0x30) {
+        let zeros = fraction;
+        while (this.at(zeros) === 0x30) zeros++;
+        significant = zeros - fraction <= 5 ? i - zeros : 99;
+      }
+      exact = exact && significant <= 15 && this.at(i - 1) !== 0x30;
     }
     const e = this.at(i);
     if (e === 0x65 || e === 0x45) {
