@@ -16,11 +16,12 @@ function cockatiel(): typeof Cockatiel {
 
 /**
  * Runs `work` for every item, at most `limit` at once (0: no limit), started
- * in item order; resolves with the results in item order. `work` must not
- * reject: each item's failure is its own result.
+ * in item order; resolves with the results in item order. `work` returns its
+ * result or a promise of it, and must not throw or reject: each item's failure
+ * is its own result.
  * @internal Does not follow semver.
  */
-export async function runBatch<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function runBatch<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => R | Promise<R>): Promise<R[]> {
   if (limit <= 0 || items.length <= limit) return Promise.all(items.map(work));
   const slots = cockatiel().bulkhead(limit, Number.POSITIVE_INFINITY);
   return Promise.all(items.map((item, index) => slots.execute(() => work(item, index))));

@@ -40,12 +40,15 @@ export function argumentsText(args: string | JsonValue): string {
 }
 
 /**
- * Runs one call. Never rejects: every failure is the call's message, and an
- * executor's OmniaToolsError comes back as `thrown`.
+ * Runs one call: the checks at once, then (when they pass) the executor.
+ * Never throws or rejects for a fault of the call: every failure is the
+ * call's message, and an executor's OmniaToolsError comes back as `thrown`.
+ * A call that fails its checks is answered without a promise; only what
+ * the executor's result needs is kept while it runs.
  * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped
  * @internal Does not follow semver.
  */
-export async function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): Promise<CallResult> {
+export function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): CallResult | Promise<CallResult> {
   const { id, name, text } = call;
 
   const entry = deps.catalog.lookup(name);
@@ -80,6 +83,11 @@ export async function runCall<Context>(call: { readonly id: string; readonly nam
     sent = text;
   }
 
+  return executeCall(id, name, text, sent, entry, deps);
+}
+
+/** The executor's part of a call, and its outcome as the model's message. */
+async function executeCall<Context>(id: string, name: string, text: string, sent: string, entry: CatalogEntry, deps: CallDeps<Context>): Promise<CallResult> {
   // The executor's record and the model's message show the same rendering of a success.
   const hooks = entry.client ? undefined : new RenderedResult(entry, deps);
 
