@@ -34,13 +34,16 @@ const GIVE_UP: unique symbol = Symbol("give-up");
  */
 export function goJsonReencode(text: string, pretty: boolean, budget: number): string | undefined {
   const reader = new Reencoder(text, pretty, budget);
-  const out = reader.document();
-  // Let go of the member strings the shared stacks still hold.
-  for (let i = 0; i < reader.used; i++) {
-    KEYS[i] = "";
-    PARTS[i] = "";
+  try {
+    const out = reader.document();
+    return out === GIVE_UP ? undefined : out;
+  } finally {
+    // Let go of the member strings the shared stacks still hold.
+    for (let i = 0; i < reader.used; i++) {
+      KEYS[i] = "";
+      PARTS[i] = "";
+    }
   }
-  return out === GIVE_UP ? undefined : out;
 }
 
 /**
