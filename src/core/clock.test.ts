@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { systemClock, createSystemClock, MAX_TIMER_MS } from "./clock.js";
+import { systemClock, createSystemClock, armTimer, MAX_TIMER_MS } from "./clock.js";
 import { noopLogger } from "./logger.js";
 
 test("systemClock timers are unref'd and clearable, and leave no live handle", async () => {
@@ -78,4 +78,32 @@ test("systemClock arms a 600h timer without TimeoutOverflowWarning and does not 
   process.off("warning", onWarning);
   assert.deepEqual(warnings, []);
   assert.equal(fired, false);
+});
+
+test("systemClock attempt timers of one duration fire in order, no sooner than their delay, and not once cleared", async () => {
+  const fired: string[] = [];
+  const target = (name: string, armedAt: number) => ({
+    handleTimer() {
+      assert.ok(performance.now() - armedAt >= 30, `${name} fired after ${performance.now() - armedAt} ms`);
+      fired.push(name);
+    },
+  });
+  const first = armTimer(systemClock, target("first", performance.now()), 30);
+  const second = armTimer(systemClock, target("second", performance.now()), 30);
+  const third = armTimer(systemClock, target("third", performance.now()), 30);
+  assert.equal(typeof first.ref, "undefined");
+  // The first is cleared: the host timer the three share fires for it, and waits again for the second.
+  first.clear();
+  first.clear();
+  const guard = setTimeout(() => {}, 5000);
+  await new Promise<void>((resolve) => armTimer(systemClock, { handleTimer: resolve }, 60));
+  clearTimeout(guard);
+  assert.deepEqual(fired, ["second", "third"]);
+  second.clear(); // fired already: nothing
+  third.clear();
+  // Cleared before it fires: nothing fires.
+  const last = armTimer(systemClock, target("never", performance.now()), 30);
+  last.clear();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(fired, ["second", "third"]);
 });
