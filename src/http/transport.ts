@@ -632,8 +632,16 @@ function wireHeaders(headers: Readonly<Record<string, string>>): Readonly<Record
   return out;
 }
 
+/**
+ * Only characters below U+0080: exactly when the UTF-8 form is as long as the
+ * string (any other character, a lone surrogate too, takes more bytes than
+ * UTF-16 code units). Node counts the bytes natively, for less than a
+ * `charCodeAt` loop costs; a value that is not a string is read as the loop read it.
+ */
 function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  if (typeof text === "string") return Buffer.byteLength(text, "utf8") === text.length;
+  const other = text as { readonly length: number; charCodeAt(i: number): number };
+  for (let i = 0; i < other.length; i++) if (other.charCodeAt(i) > 0x7f) return false;
   return true;
 }
 
