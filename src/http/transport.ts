@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { Buffer } from "node:buffer";
 import type * as Undici from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
