@@ -80,11 +80,12 @@ test("systemClock arms a 600h timer without TimeoutOverflowWarning and does not 
   assert.equal(fired, false);
 });
 
-test("systemClock attempt timers of one duration fire in order, no sooner than their delay, and not once cleared", async () => {
+test("systemClock attempt timers of one duration fire in order, after their delay, and not once cleared", async () => {
   const fired: string[] = [];
   const target = (name: string, armedAt: number) => ({
     handleTimer() {
-      assert.ok(performance.now() - armedAt >= 30, `${name} fired after ${performance.now() - armedAt} ms`);
+      // As Node's own timers, which count from the event loop's time at arming (read at the start of its turn).
+      assert.ok(performance.now() - armedAt >= 29, `${name} fired after ${performance.now() - armedAt} ms`);
       fired.push(name);
     },
   });
@@ -106,4 +107,32 @@ test("systemClock attempt timers of one duration fire in order, no sooner than t
   last.clear();
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.deepEqual(fired, ["second", "third"]);
+});
+
+test("systemClock attempt timers follow mocked host timers: the queue never reads the time as its host timer fires", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const fired: string[] = [];
+  const first = armTimer(systemClock, { handleTimer: () => fired.push("first") }, 30_000);
+  armTimer(systemClock, { handleTimer: () => fired.push("second") }, 30_000);
+  const third = armTimer(systemClock, { handleTimer: () => fired.push("third") }, 30_000);
+  // A target that clears a later timer stops it, as with timers of their own.
+  armTimer(
+    systemClock,
+    {
+      handleTimer: () => {
+        fired.push("fourth clears fifth");
+        fifth.clear();
+      },
+    },
+    30_000,
+  );
+  const fifth = armTimer(systemClock, { handleTimer: () => fired.push("fifth") }, 30_000);
+  first.clear();
+  t.mock.timers.tick(29_000);
+  assert.deepEqual(fired, []);
+  t.mock.timers.tick(1_100);
+  assert.deepEqual(fired, ["second", "third", "fourth clears fifth"]);
+  third.clear(); // fired already: nothing
+  t.mock.timers.tick(60_000);
+  assert.deepEqual(fired, ["second", "third", "fourth clears fifth"]);
 });

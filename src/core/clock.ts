@@ -190,15 +190,20 @@ class QueuedTimer implements TimerHandle {
  * The pending timers of one duration, in the order they were armed, which is
  * the order they are due in (the time is monotonic), behind one unref'd host
  * timer armed for the first of them. Clearing unlinks a timer; the last one
- * out clears the host timer, so an idle queue holds nothing. A host timer that
- * fires before its first timer is due (that one was cleared) is armed again
- * for the one now first. A timer fires no sooner than its delay, as Node's own.
+ * out clears the host timer, so an idle queue holds nothing. When the host
+ * timer fires, the time is the due time of the timer it was armed for (cleared
+ * or not): the timers due by then fire, and the host timer is armed again for
+ * the next one, by the difference of their due times. The time is never read
+ * as the host timer fires, so the queue keeps the host timers' own time
+ * (mocked host timers included), as a timer of its own would.
  */
 class TimerQueue {
   readonly ms: number;
   #head: QueuedTimer | undefined = undefined;
   #tail: QueuedTimer | undefined = undefined;
   #host: NodeJS.Timeout | undefined = undefined;
+  /** The due time the host timer is armed for. */
+  #hostDue = 0;
 
   constructor(ms: number) {
     this.ms = ms;
@@ -213,7 +218,7 @@ class TimerQueue {
     const tail = this.#tail;
     if (tail === undefined) {
       this.#head = this.#tail = timer;
-      if (this.#host === undefined) this.#arm(this.ms);
+      if (this.#host === undefined) this.#arm(this.ms, timer.due);
     } else {
       tail.next = timer;
       timer.prev = tail;
@@ -235,27 +240,32 @@ class TimerQueue {
     }
   }
 
-  /** The host timer fired: every timer now due, in order, then the host timer again for the next one. */
+  /** The host timer fired: every timer due by the time it was armed for, in order, then the host timer again for the next one. */
   fired(): void {
     this.#host = undefined;
+    const now = this.#hostDue;
     try {
-      const now = performance.now();
-      let head: QueuedTimer | undefined;
-      while ((head = this.#head) !== undefined && head.due <= now) {
-        this.remove(head);
-        head.target.handleTimer();
+      // The timers due now, as queued before any fires (a timer firing rarely: a list is cheap here).
+      // One that a target arms waits its whole delay; one that a target clears does not fire.
+      const due: QueuedTimer[] = [];
+      for (let timer = this.#head; timer !== undefined && timer.due <= now; timer = timer.next) due.push(timer);
+      for (const timer of due) {
+        if (timer.queue !== this) continue;
+        this.remove(timer);
+        timer.target.handleTimer();
       }
     } finally {
       // A target that threw is the host's uncaught exception, as from a host timer of its own; the rest still fire.
       const head = this.#head;
-      if (head !== undefined && this.#host === undefined) this.#arm(Math.max(1, Math.ceil(head.due - performance.now())));
+      if (head !== undefined && this.#host === undefined) this.#arm(Math.max(1, head.due - now), head.due);
     }
   }
 
-  #arm(ms: number): void {
+  #arm(ms: number, due: number): void {
     const host = setTimeout(fireTimerQueue, ms, this);
     host.unref();
     this.#host = host;
+    this.#hostDue = due;
   }
 }
 
