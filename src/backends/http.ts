@@ -197,18 +197,13 @@ export function createHttpBackend(env: BackendEnv): Backend {
  * over {@link httpExchange}, with one promise per attempt.
  */
 class HttpCall implements PreparedCall, HttpAttemptDeps {
-  readonly policy: PreparedCall["policy"];
-  readonly breaker: CircuitBreaker;
-  readonly clock: Clock;
-  readonly timeoutMs: number;
-  readonly rules: HttpRetryRules;
-  readonly logger: Logger;
-  readonly toolName: string;
-  readonly handler: HttpHandlerConfig;
   readonly request: HttpRequestShape;
   /** The options every attempt sends with, but for its abort hook. */
   readonly sensitiveHeaders: ReadonlySet<string> | undefined;
+  // The rest is read through the call, the environment and the handler's (shared) retry setup: five fields, not eleven.
   readonly #env: BackendEnv;
+  readonly #call: BackendCall;
+  readonly #setup: ReturnType<typeof httpRetrySetup>;
 
   constructor(env: BackendEnv, call: BackendCall) {
     const handler = call.handler as HttpHandlerConfig;
@@ -227,18 +222,36 @@ class HttpCall implements PreparedCall, HttpAttemptDeps {
       call.args,
       call.injectTrace,
     );
-    const setup = httpRetrySetup(handler.httpConfig.retryPolicy);
+    this.#setup = httpRetrySetup(handler.httpConfig.retryPolicy);
     this.#env = env;
-    this.handler = handler;
+    this.#call = call;
     this.request = built.request;
     this.sensitiveHeaders = built.sensitiveHeaders;
-    this.policy = setup.policy;
-    this.breaker = call.breaker!;
-    this.clock = env.clock;
-    this.timeoutMs = handler.timeoutMs;
-    this.rules = setup.rules;
-    this.logger = env.logger;
-    this.toolName = call.toolName;
+  }
+
+  get policy(): PreparedCall["policy"] {
+    return this.#setup.policy;
+  }
+  get rules(): HttpRetryRules {
+    return this.#setup.rules;
+  }
+  get breaker(): CircuitBreaker {
+    return this.#call.breaker!;
+  }
+  get clock(): Clock {
+    return this.#env.clock;
+  }
+  get logger(): Logger {
+    return this.#env.logger;
+  }
+  get toolName(): string {
+    return this.#call.toolName;
+  }
+  get handler(): HttpHandlerConfig {
+    return this.#call.handler as HttpHandlerConfig;
+  }
+  get timeoutMs(): number {
+    return this.#call.handler.timeoutMs;
   }
 
   attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<BackendSuccess>> {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { systemClock, createSystemClock, MAX_TIMER_MS } from "./clock.js";
+import { systemClock, createSystemClock, armTimer, MAX_TIMER_MS } from "./clock.js";
 import { noopLogger } from "./logger.js";
 
 test("systemClock timers are unref'd and clearable, and leave no live handle", async () => {
@@ -78,4 +78,61 @@ test("systemClock arms a 600h timer without TimeoutOverflowWarning and does not 
   process.off("warning", onWarning);
   assert.deepEqual(warnings, []);
   assert.equal(fired, false);
+});
+
+test("systemClock attempt timers of one duration fire in order, after their delay, and not once cleared", async () => {
+  const fired: string[] = [];
+  const target = (name: string, armedAt: number) => ({
+    handleTimer() {
+      // As Node's own timers, which count from the event loop's time at arming (read at the start of its turn).
+      assert.ok(performance.now() - armedAt >= 29, `${name} fired after ${performance.now() - armedAt} ms`);
+      fired.push(name);
+    },
+  });
+  const first = armTimer(systemClock, target("first", performance.now()), 30);
+  const second = armTimer(systemClock, target("second", performance.now()), 30);
+  const third = armTimer(systemClock, target("third", performance.now()), 30);
+  assert.equal(typeof first.ref, "undefined");
+  // The first is cleared: the host timer the three share fires for it, and waits again for the second.
+  first.clear();
+  first.clear();
+  const guard = setTimeout(() => {}, 5000);
+  await new Promise<void>((resolve) => armTimer(systemClock, { handleTimer: resolve }, 60));
+  clearTimeout(guard);
+  assert.deepEqual(fired, ["second", "third"]);
+  second.clear(); // fired already: nothing
+  third.clear();
+  // Cleared before it fires: nothing fires.
+  const last = armTimer(systemClock, target("never", performance.now()), 30);
+  last.clear();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(fired, ["second", "third"]);
+});
+
+test("systemClock attempt timers follow mocked host timers: the queue never reads the time as its host timer fires", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  const fired: string[] = [];
+  const first = armTimer(systemClock, { handleTimer: () => fired.push("first") }, 30_000);
+  armTimer(systemClock, { handleTimer: () => fired.push("second") }, 30_000);
+  const third = armTimer(systemClock, { handleTimer: () => fired.push("third") }, 30_000);
+  // A target that clears a later timer stops it, as with timers of their own.
+  armTimer(
+    systemClock,
+    {
+      handleTimer: () => {
+        fired.push("fourth clears fifth");
+        fifth.clear();
+      },
+    },
+    30_000,
+  );
+  const fifth = armTimer(systemClock, { handleTimer: () => fired.push("fifth") }, 30_000);
+  first.clear();
+  t.mock.timers.tick(29_000);
+  assert.deepEqual(fired, []);
+  t.mock.timers.tick(1_100);
+  assert.deepEqual(fired, ["second", "third", "fourth clears fifth"]);
+  third.clear(); // fired already: nothing
+  t.mock.timers.tick(60_000);
+  assert.deepEqual(fired, ["second", "third", "fourth clears fifth"]);
 });

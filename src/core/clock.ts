@@ -19,7 +19,8 @@ export interface TimerHandle {
  *
  * Inject a manual clock (`createManualClock` from `omnia-tools/testing`) to
  * drive time in tests. Library code never calls `AbortSignal.timeout()` or
- * `performance.now()`, which tests could not control.
+ * `performance.now()`, which tests could not control (the system clock's own
+ * timer queues read `performance.now()`, Node's timers' monotonic time).
  * @public
  */
 export interface Clock {
@@ -147,12 +148,148 @@ function fireSystemTimer(timer: SystemTimer): void {
 
 /**
  * `clock.setTimeout`, calling `target.handleTimer()` when it fires. On the
- * default {@link systemClock} no closure is created for it; any other clock
- * gets one (a {@link Clock} takes a function).
+ * default {@link systemClock} no closure is created for it, and a delay of
+ * 1 ms to {@link MAX_TIMER_MS} waits in the {@link TimerQueue} of its
+ * duration: one host timer for all the pending timers of that duration. Any
+ * other clock gets a closure (a {@link Clock} takes a function). The handle
+ * has no `ref()`: these timers never hold the process.
  * @internal Does not follow semver.
  */
 export function armTimer(clock: Clock, target: TimerTarget, ms: number): TimerHandle {
-  return clock === systemClock ? new SystemTimer(NODE_TIMERS, target, ms) : clock.setTimeout(() => target.handleTimer(), ms);
+  if (clock !== systemClock) return clock.setTimeout(() => target.handleTimer(), ms);
+  return ms >= 1 && ms <= MAX_TIMER_MS ? timerQueue(ms).add(target) : new SystemTimer(NODE_TIMERS, target, ms);
+}
+
+/**
+ * One pending timer of a {@link TimerQueue}: a link of its list. 64 bytes,
+ * where a host timer per attempt timeout (Node's `Timeout`, its arguments
+ * array and async ids, and the handle around it) held about 260 for as long
+ * as its call was in flight.
+ */
+class QueuedTimer implements TimerHandle {
+  /** When it is due, on the queue's monotonic milliseconds (an integer: no boxed number). */
+  readonly due: number;
+  readonly target: TimerTarget;
+  prev: QueuedTimer | undefined = undefined;
+  next: QueuedTimer | undefined = undefined;
+  /** The queue it waits in; undefined once it fired or was cleared. */
+  queue: TimerQueue | undefined;
+
+  constructor(queue: TimerQueue, target: TimerTarget, due: number) {
+    this.queue = queue;
+    this.target = target;
+    this.due = due;
+  }
+
+  clear(): void {
+    this.queue?.remove(this);
+  }
+}
+
+/**
+ * The pending timers of one duration, in the order they were armed, which is
+ * the order they are due in (the time is monotonic), behind one unref'd host
+ * timer armed for the first of them. Clearing unlinks a timer; the last one
+ * out clears the host timer, so an idle queue holds nothing. When the host
+ * timer fires, the time is the due time of the timer it was armed for (cleared
+ * or not): the timers due by then fire, and the host timer is armed again for
+ * the next one, by the difference of their due times. The time is never read
+ * as the host timer fires, so the queue keeps the host timers' own time
+ * (mocked host timers included), as a timer of its own would.
+ */
+class TimerQueue {
+  readonly ms: number;
+  #head: QueuedTimer | undefined = undefined;
+  #tail: QueuedTimer | undefined = undefined;
+  #host: NodeJS.Timeout | undefined = undefined;
+  /** The due time the host timer is armed for. */
+  #hostDue = 0;
+
+  constructor(ms: number) {
+    this.ms = ms;
+  }
+
+  get empty(): boolean {
+    return this.#head === undefined;
+  }
+
+  add(target: TimerTarget): QueuedTimer {
+    const timer = new QueuedTimer(this, target, Math.ceil(performance.now() + this.ms));
+    const tail = this.#tail;
+    if (tail === undefined) {
+      this.#head = this.#tail = timer;
+      if (this.#host === undefined) this.#arm(this.ms, timer.due);
+    } else {
+      tail.next = timer;
+      timer.prev = tail;
+      this.#tail = timer;
+    }
+    return timer;
+  }
+
+  remove(timer: QueuedTimer): void {
+    const { prev, next } = timer;
+    if (prev === undefined) this.#head = next;
+    else prev.next = next;
+    if (next === undefined) this.#tail = prev;
+    else next.prev = prev;
+    timer.prev = timer.next = timer.queue = undefined;
+    if (this.#head === undefined && this.#host !== undefined) {
+      clearTimeout(this.#host);
+      this.#host = undefined;
+    }
+  }
+
+  /** The host timer fired: every timer due by the time it was armed for, in order, then the host timer again for the next one. */
+  fired(): void {
+    this.#host = undefined;
+    const now = this.#hostDue;
+    try {
+      // The timers due now, as queued before any fires (a timer firing rarely: a list is cheap here).
+      // One that a target arms waits its whole delay; one that a target clears does not fire.
+      const due: QueuedTimer[] = [];
+      for (let timer = this.#head; timer !== undefined && timer.due <= now; timer = timer.next) due.push(timer);
+      for (const timer of due) {
+        if (timer.queue !== this) continue;
+        this.remove(timer);
+        timer.target.handleTimer();
+      }
+    } finally {
+      // A target that threw is the host's uncaught exception, as from a host timer of its own; the rest still fire.
+      const head = this.#head;
+      if (head !== undefined && this.#host === undefined) this.#arm(Math.max(1, head.due - now), head.due);
+    }
+  }
+
+  #arm(ms: number, due: number): void {
+    const host = setTimeout(fireTimerQueue, ms, this);
+    host.unref();
+    this.#host = host;
+    this.#hostDue = due;
+  }
+}
+
+function fireTimerQueue(queue: TimerQueue): void {
+  queue.fired();
+}
+
+/**
+ * The system clock's timer queues by duration: each holds only the timers
+ * pending in it (nothing once they are cleared or fired), and the idle ones
+ * are dropped once there are {@link TIMER_QUEUE_LIMIT}. State of the system
+ * clock, shared as Node's own timer lists are.
+ */
+const TIMER_QUEUES = new Map<number, TimerQueue>();
+const TIMER_QUEUE_LIMIT = 64;
+
+function timerQueue(ms: number): TimerQueue {
+  let queue = TIMER_QUEUES.get(ms);
+  if (queue === undefined) {
+    if (TIMER_QUEUES.size >= TIMER_QUEUE_LIMIT) for (const [key, idle] of TIMER_QUEUES) if (idle.empty) TIMER_QUEUES.delete(key);
+    queue = new TimerQueue(ms);
+    TIMER_QUEUES.set(ms, queue);
+  }
+  return queue;
 }
 
 /**

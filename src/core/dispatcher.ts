@@ -13,6 +13,9 @@ export interface HttpDispatchController {
 /**
  * The handler the transport passes to `dispatch()`: undici's
  * `onRequestStart` … `onResponseEnd` handler interface, the members it implements.
+ * (An `Agent`, `Pool` or `Client` of the package's own undici gets a handler of
+ * undici's `onConnect` … `onComplete` interface instead, the one those run every
+ * handler through.)
  * @public
  */
 export interface HttpDispatchHandler {

@@ -21,7 +21,7 @@ const NONE: Readonly<Record<string, string>> = Object.freeze({});
  * @internal Does not follow semver.
  */
 export class CallState {
-  readonly call: ToolCall;
+  // Not the call itself: what it says is in callId, toolName and rawArgs, and the host's object is not kept while the call is in flight.
   readonly ctx: CallContext;
   readonly callId: string;
   readonly toolName: string;
@@ -59,7 +59,6 @@ export class CallState {
   deadline: CallDeadline | undefined = undefined;
 
   constructor(call: ToolCall, ctx: CallContext, startedAt: number, maxArgumentBytes: number) {
-    this.call = call;
     this.ctx = ctx;
     this.callId = call.id;
     this.toolName = call.name;

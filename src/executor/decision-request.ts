@@ -3,7 +3,6 @@ import type { ToolRegistry } from "../manifest/index.js";
 import type { ExecutableHandler } from "../backends/index.js";
 import { buildOmniaHeaders, canonicalizeHeaders, identityPayload, toolHopIdentity, type AgentInfo, type Identity } from "../headers/index.js";
 import type { DecisionRequest } from "../policy/index.js";
-import type { ToolCall } from "./outcome.js";
 
 /**
  * The policy decision request for one call, as Omnia's broker client builds it: the headers
@@ -13,7 +12,7 @@ import type { ToolCall } from "./outcome.js";
  * @internal Does not follow semver.
  */
 export function buildDecisionRequest(input: {
-  readonly call: ToolCall;
+  readonly toolName: string;
   readonly handler: ExecutableHandler;
   readonly registry: ToolRegistry;
   readonly identity: Identity | undefined;
@@ -26,7 +25,7 @@ export function buildDecisionRequest(input: {
     buildOmniaHeaders({
       identity: input.identity,
       agent: input.agent,
-      toolName: input.call.name,
+      toolName: input.toolName,
       handlerName: registryName,
       args: input.args,
       logger: input.logger,
@@ -36,7 +35,7 @@ export function buildDecisionRequest(input: {
   // Go decodes the arguments into a map: `{}` is an empty object, anything that is not an object is null.
   const body = typeof args === "object" && args !== null && !Array.isArray(args) ? args : null;
   return {
-    toolName: input.call.name,
+    toolName: input.toolName,
     handlerName: input.handler.name,
     handlerType: input.handler.type,
     registryName,

@@ -42,6 +42,28 @@ test("mergeHeaders: names of Object.prototype members merge like any other name"
   ]);
 });
 
+test("mergeHeaders: a merge started by a layer's getter, or past the name memo's size, still gives the general result", () => {
+  // The getter of A merges too, and re-spells `a` in its own merge, before the outer merge reads `a`.
+  const withGetter = {
+    get A(): string {
+      mergeHeaders({ a: "inner" });
+      return "1";
+    },
+  };
+  assert.deepEqual(Object.entries(mergeHeaders(withGetter, { a: "2" })), [["a", "2"]]);
+  assert.deepEqual(Object.entries(mergeHeaders(withGetter, { b: "2" })), [
+    ["A", "1"],
+    ["b", "2"],
+  ]);
+  // 600 names: the memo of lower-case names is emptied midway, and H0 re-spells h0 after that.
+  const many: Record<string, string> = {};
+  for (let i = 0; i < 600; i++) many[`h${i}`] = String(i);
+  const merged = mergeHeaders(many, { H0: "x" });
+  assert.equal(Object.keys(merged).length, 600);
+  assert.deepEqual(Object.entries(merged)[0], ["H0", "x"]);
+  assert.equal(merged["h599"], "599");
+});
+
 test("the seed-004 precedence, lowest first", () => {
   assert.deepEqual(HTTP_TOOL_HEADER_PRECEDENCE, ["contentType", "headers", "auth", "headersFromSecret", "omnia", "injected", "headerParams"]);
   assert.deepEqual(GRPC_TOOL_METADATA_PRECEDENCE, ["omnia", "authorization", "injected"]);

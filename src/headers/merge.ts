@@ -26,33 +26,82 @@ export function mergeHeaders(...layers: readonly HeaderLayer[]): Record<string, 
   // differently (a same-spelled name keeps its position and takes the later
   // value, which is the rule). A re-spelled name needs the general merge.
   const out = newHeaderRecord();
-  // Lower-case name → its first spelling. A header record rather than a Map:
-  // about a third cheaper for 30 names. A non-string read is a name not seen
-  // yet (Object.prototype holds no string); `__proto__` takes the general merge.
-  const spelled = newHeaderRecord();
+  // Each lower-case name is one shared object, which notes the first spelling
+  // this merge saw: two field stores per name, where a second header record
+  // (lower-case name → first spelling) cost a keyed store and a keyed load.
+  const merge = ++merges;
+  const epoch = LOWER_NAMES.epoch;
   for (let i = 0; i < layers.length; i++) {
     const layer = layers[i];
     if (layer == null) continue;
     for (const name in layer) {
       if (!hasOwn.call(layer, name)) continue;
-      const lower = LOWER.get(name);
-      const first = spelled[lower];
-      if (typeof first !== "string") {
-        if (lower === "__proto__") return mergeRespelled(layers);
-        spelled[lower] = name;
-      } else if (first !== name) {
+      const lower = LOWER_NAMES.get(name);
+      if (lower.merge !== merge) {
+        if (lower.name === "__proto__") return mergeRespelled(layers);
+        lower.merge = merge;
+        lower.first = name;
+      } else if (lower.first !== name) {
         return mergeRespelled(layers);
       }
       setOwn(out, name, layer[name]!);
     }
   }
+  // The notes are only this merge's if no other merge ran meanwhile (a layer's getter can start one)
+  // and the names were not forgotten (the memo is emptied when full): otherwise, the general merge.
+  if (merges !== merge || LOWER_NAMES.epoch !== epoch) return mergeRespelled(layers);
   return out;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** Header name → lower case: the same names come back on every call (a fresh lower-cased string would be hashed again). */
-const LOWER = new NameCache<string>((name) => name.toLowerCase());
+/** The merges so far: a merge's number marks the lower-case names it has seen. */
+let merges = 0;
+
+/** One lower-case header name, shared by all its spellings. */
+class LowerName {
+  readonly name: string;
+  /** The last merge that saw the name, and the spelling it saw first. */
+  merge = 0;
+  first = "";
+
+  constructor(name: string) {
+    this.name = name;
+  }
+}
+
+/**
+ * Header name → its {@link LowerName}, one object per lower-case name: the
+ * same names come back on every call. Bounded like a {@link NameCache}
+ * (emptied when full); `epoch` counts the times it was emptied, as a merge
+ * that saw it emptied cannot trust its notes.
+ */
+class LowerNames {
+  epoch = 0;
+  readonly #bySpelling = new Map<string, LowerName>();
+  readonly #byLower = new Map<string, LowerName>();
+
+  get(name: string): LowerName {
+    const hit = this.#bySpelling.get(name);
+    if (hit !== undefined) return hit;
+    if (this.#bySpelling.size >= LOWER_NAME_LIMIT) {
+      this.#bySpelling.clear();
+      this.#byLower.clear();
+      this.epoch++;
+    }
+    const lower = name.toLowerCase();
+    let shared = this.#byLower.get(lower);
+    if (shared === undefined) {
+      shared = new LowerName(lower);
+      this.#byLower.set(lower, shared);
+    }
+    this.#bySpelling.set(name, shared);
+    return shared;
+  }
+}
+
+const LOWER_NAME_LIMIT = 512;
+const LOWER_NAMES = new LowerNames();
 
 /** {@link mergeHeaders} when a name appears in two spellings: the winner's spelling at the first one's position. */
 function mergeRespelled(layers: readonly HeaderLayer[]): Record<string, string> {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { Buffer } from "node:buffer";
 import type * as Undici from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
@@ -250,13 +251,33 @@ function wireResponse(response: Received, redirects: number): HttpWireResponse {
 
 /** One exchange of `send` as it stands, settled into `sink`. */
 function exchange(send: Sending, sink: ReaderSink): void {
-  const { url, body } = send;
-  const handler = new ResponseReader(sink, send, url);
+  const { url, body, dispatcher } = send;
+  const reader = new ResponseReader(sink, send, url);
   try {
-    send.dispatcher.dispatch({ origin: url.origin, path: url.path, method: send.method, headers: send.headers, body: body ?? null }, handler);
+    dispatcher.dispatch(
+      { origin: url.origin, path: url.path, method: send.method, headers: send.headers, body: body ?? null },
+      takesRawHandler(dispatcher) ? (reader as unknown as HttpDispatchHandler) : new ControllerHandler(reader),
+    );
   } catch (e) {
-    handler.onResponseError(null, e as Error);
+    reader.failedWith(e as Error);
   }
+}
+
+/**
+ * Whether `dispatcher` is an `Agent`, `Pool` or `Client` of this package's
+ * undici (not a subclass, nor a composed or host-written dispatcher): those
+ * run every handler through undici's own `onConnect` … `onComplete`
+ * interface, which a {@link ResponseReader} speaks, so it is passed as it is.
+ * Any other dispatcher gets the reader behind a {@link ControllerHandler}.
+ * Why: undici wraps an `onRequestStart` handler in an `UnwrapHandler` and an
+ * `UnwrapController` (120 bytes held per call in flight) and parses the
+ * trailers of every response for it.
+ */
+function takesRawHandler(dispatcher: HttpDispatcher): boolean {
+  const proto: unknown = Object.getPrototypeOf(dispatcher);
+  if (proto === Object.prototype || proto === null) return false;
+  const u = undici();
+  return proto === u.Agent.prototype || proto === u.Pool.prototype || proto === u.Client.prototype;
 }
 
 /** One exchange of `send` as it stands (a redirect's). */
@@ -314,14 +335,25 @@ const SETTLED_SINK: ReaderSink = { readerDone: settledAlready, readerFailed: set
 /** The reason undici gets when the exchange stops a transfer it has settled (cap reached, caller aborted): never seen by a caller. */
 const CUT = new Error("omnia-tools: exchange settled; transfer stopped");
 
+/** How an exchange stops its transfer: undici's `abort` function (given to `onConnect`), or a dispatch controller. */
+type Stop = ((reason: Error) => void) | HttpDispatchController;
+
+function stopWith(stop: Stop, reason: Error): void {
+  if (typeof stop === "function") stop(reason);
+  else stop.abort(reason);
+}
+
 /**
- * undici's handler for one exchange (the `onRequestStart` … `onResponseEnd`
- * interface): keeps the status and headers, collects the body up to the cap
- * (10 MiB for a 2xx, 513 bytes otherwise, 64 KiB drained for a redirect),
- * aborts the transfer past it, and settles once.
+ * One exchange's handler: keeps the status and headers, collects the body up
+ * to the cap (10 MiB for a 2xx, 513 bytes otherwise, 64 KiB drained for a
+ * redirect), aborts the transfer past it, and settles once. It speaks
+ * undici's own handler interface (`onConnect`, `onHeaders`, `onData`,
+ * `onComplete`, `onError`, the one undici's dispatchers run every handler
+ * through); a {@link ControllerHandler} puts the `onRequestStart` …
+ * `onResponseEnd` interface in front of it for any other dispatcher.
  */
-class ResponseReader implements HttpDispatchHandler {
-  #controller: HttpDispatchController | null = null;
+class ResponseReader {
+  #stop: Stop | null = null;
   #settled = false;
   #status = 0;
   #headers: Readonly<Record<string, string | string[] | undefined>> = NO_HEADERS;
@@ -351,15 +383,50 @@ class ResponseReader implements HttpDispatchHandler {
   /** The caller's abort (this reader is the hook's listener). */
   handleAbort(reason: unknown): void {
     this.#fail(reason);
-    this.#controller?.abort(CUT); // the exchange has settled: undici's error for it is not read
+    const stop = this.#stop;
+    this.#stop = null; // stopped once
+    if (stop !== null) stopWith(stop, CUT); // the exchange has settled: undici's error for it is not read
   }
 
-  onRequestStart(controller: HttpDispatchController): void {
-    this.#controller = controller;
-    if (this.#settled) controller.abort(CUT); // aborted while it waited for a connection
+  // undici's handler interface.
+
+  onConnect(abort: (reason: Error) => void): void {
+    this.connected(abort);
   }
 
-  onResponseStart(controller: HttpDispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    this.head(statusCode, undici().util.parseHeaders(rawHeaders) as Record<string, string | string[] | undefined>, this.#stop);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.data(chunk, this.#stop);
+    return true;
+  }
+
+  onComplete(): void {
+    this.onResponseEnd();
+  }
+
+  onError(error: Error): void {
+    this.failedWith(error);
+  }
+
+  /** A CONNECT or an upgrade: not read, as undici's own wrapper of an `onRequestStart` handler without `onRequestUpgrade` does. */
+  onUpgrade(): void {}
+
+  // What both interfaces come to.
+
+  /** The request was written to a connection; `stop` stops its transfer. */
+  connected(stop: Stop): void {
+    this.#stop = stop;
+    if (this.#settled) {
+      this.#stop = null;
+      stopWith(stop, CUT); // aborted while it waited for a connection
+    }
+  }
+
+  head(statusCode: number, headers: Record<string, string | string[] | undefined>, stop: Stop | null): void {
     this.#started = true;
     this.#status = statusCode;
     this.#headers = headers;
@@ -372,7 +439,7 @@ class ResponseReader implements HttpDispatchHandler {
         next = resolveLocation(location, this.#url, this.#send.request.method);
       } catch (error) {
         this.#fail(error);
-        controller.abort(CUT);
+        if (stop !== null) stopWith(stop, CUT);
         return;
       }
       // A 307/308 resends the body: never to another origin. The redirect itself is the answer.
@@ -389,7 +456,7 @@ class ResponseReader implements HttpDispatchHandler {
     this.#cap = this.#ok ? this.#send.maxBody : this.#send.maxErrorBody;
   }
 
-  onResponseData(controller: HttpDispatchController, chunk: Buffer): void {
+  data(chunk: Buffer, stop: Stop | null): void {
     if (this.#settled) return;
     const room = this.#cap - this.#total;
     if (chunk.byteLength > room) {
@@ -398,7 +465,7 @@ class ResponseReader implements HttpDispatchHandler {
       if (this.#redirect === undefined && room > 0) (this.#chunks ??= []).push(chunk.subarray(0, room));
       this.#total = this.#cap;
       this.#succeed(this.#redirect === undefined && this.#ok);
-      controller.abort(CUT);
+      if (stop !== null) stopWith(stop, CUT);
       return;
     }
     if (this.#redirect === undefined) (this.#chunks ??= []).push(chunk);
@@ -409,7 +476,8 @@ class ResponseReader implements HttpDispatchHandler {
     this.#succeed(false);
   }
 
-  onResponseError(_controller: HttpDispatchController | null, error: Error): void {
+  /** The exchange failed (or `dispatch` threw). */
+  failedWith(error: Error): void {
     if (this.#settled) return;
     const hook = this.#send.hook;
     if (hook?.aborted === true) this.#fail(hook.reason);
@@ -443,6 +511,39 @@ class ResponseReader implements HttpDispatchHandler {
     const sink = this.#sink;
     this.#sink = SETTLED_SINK;
     sink.readerFailed(error);
+  }
+}
+
+/**
+ * A {@link ResponseReader} behind undici's `onRequestStart` … `onResponseEnd`
+ * handler interface, for a dispatcher that is not one of undici's own
+ * (see {@link takesRawHandler}).
+ */
+class ControllerHandler implements HttpDispatchHandler {
+  readonly #reader: ResponseReader;
+
+  constructor(reader: ResponseReader) {
+    this.#reader = reader;
+  }
+
+  onRequestStart(controller: HttpDispatchController): void {
+    this.#reader.connected(controller);
+  }
+
+  onResponseStart(controller: HttpDispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.#reader.head(statusCode, headers, controller);
+  }
+
+  onResponseData(controller: HttpDispatchController, chunk: Buffer): void {
+    this.#reader.data(chunk, controller);
+  }
+
+  onResponseEnd(): void {
+    this.#reader.onResponseEnd();
+  }
+
+  onResponseError(_controller: HttpDispatchController | null, error: Error): void {
+    this.#reader.failedWith(error);
   }
 }
 
@@ -532,8 +633,16 @@ function wireHeaders(headers: Readonly<Record<string, string>>): Readonly<Record
   return out;
 }
 
+/**
+ * Only characters below U+0080: exactly when the UTF-8 form is as long as the
+ * string (any other character, a lone surrogate too, takes more bytes than
+ * UTF-16 code units). Node counts the bytes natively, for less than a
+ * `charCodeAt` loop costs; a value that is not a string is read as the loop read it.
+ */
 function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  if (typeof text === "string") return Buffer.byteLength(text, "utf8") === text.length;
+  const other = text as { readonly length: number; charCodeAt(i: number): number };
+  for (let i = 0; i < other.length; i++) if (other.charCodeAt(i) > 0x7f) return false;
   return true;
 }
 

@@ -17,17 +17,17 @@ export function handOffClientCall(rt: ExecutorRuntime, state: CallState): ToolOu
   if (state.ctx.clientToolsAvailable !== true) {
     return rt.report.finish(state, { status: "denied", message: `Tool rejected: ${NO_CLIENT_REASON}`, reason: NO_CLIENT_REASON }, NO_CLIENT_REASON);
   }
-  const { call } = state;
+  const { callId, rawArgs } = state;
   // One record per call: a reused id is refused, never allowed to replace (and so lose) the pending call.
-  if (rt.pending.has(call.id)) return rt.report.fail(state, new DuplicateCallIdError(`tool call id ${JSON.stringify(call.id)} is already pending a client result`));
+  if (rt.pending.has(callId)) return rt.report.fail(state, new DuplicateCallIdError(`tool call id ${JSON.stringify(callId)} is already pending a client result`));
   const request: ClientToolRequest = {
-    callId: call.id,
-    name: call.name,
-    argumentsJson: typeof call.arguments === "string" && call.arguments !== "" ? call.arguments : JSON.stringify(state.args ?? null),
+    callId,
+    name: state.toolName,
+    argumentsJson: typeof rawArgs === "string" && rawArgs !== "" ? rawArgs : JSON.stringify(state.args ?? null),
     ...(handler.clientConfig.consentMessage === undefined ? {} : { consentMessage: handler.clientConfig.consentMessage }),
     ...(handler.clientConfig.categories.length === 0 ? {} : { categories: handler.clientConfig.categories }),
   };
-  rt.pending.add(call.id, state, (pendingState, reason) => {
+  rt.pending.add(callId, state, (pendingState, reason) => {
     rt.report.finish(pendingState, { status: "denied", message: `Tool rejected: ${reason}`, reason }, reason);
   });
   return rt.report.handedOff(state, request);

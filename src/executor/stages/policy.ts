@@ -20,7 +20,7 @@ export function decidePolicy(rt: ExecutorRuntime, state: CallState): undefined |
   if (policy === undefined) return undefined;
   const { ctx } = state;
   logPolicyCall(rt.logger, state.toolName, rt.registry.name ?? state.resolvedHandler.name, true);
-  const request = buildDecisionRequest({ call: state.call, handler: state.resolvedHandler, registry: rt.registry, identity: ctx.identity, agent: rt.agent, args: state.args, logger: rt.logger });
+  const request = buildDecisionRequest({ toolName: state.toolName, handler: state.resolvedHandler, registry: rt.registry, identity: ctx.identity, agent: rt.agent, args: state.args, logger: rt.logger });
   return decide(policy, request, ctx.signal, rt.logger).then((decision) => {
     if (ctx.signal?.aborted === true) {
       const error = new AbortedError("execute: the caller's signal aborted during the policy decision", { cause: ctx.signal.reason });
