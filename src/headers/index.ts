@@ -28,5 +28,5 @@ export {
   GRPC_TOOL_METADATA_PRECEDENCE,
 } from "./merge.js";
 export type { HeaderLayer, HttpToolHeaderSources, GrpcToolMetadataSources } from "./merge.js";
-export { buildOmniaHeaders, buildOmniaGrpcMetadata, toolHopIdentity } from "./omnia-headers.js";
+export { buildOmniaHeaders, buildOmniaGrpcMetadata, buildHttpToolHeaders, toolHopIdentity } from "./omnia-headers.js";
 export type { OmniaHeaderContext } from "./omnia-headers.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { createCaptureLogger } from "../../test/helpers/capture-logger.js";
 import type { Identity } from "./identity.js";
 import { mergeGrpcToolMetadata, mergeHttpToolHeaders } from "./merge.js";
-import { buildOmniaGrpcMetadata, buildOmniaHeaders } from "./omnia-headers.js";
+import { buildHttpToolHeaders, buildOmniaGrpcMetadata, buildOmniaHeaders } from "./omnia-headers.js";
 
 const lowerKeys = (h: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
@@ -181,4 +181,22 @@ test("invalid tool values are skipped and logged", () => {
       ["warn", "headers: skipped a tool header with an invalid value", { header: "x-omnia-tool-name" }],
     ],
   );
+});
+
+test("buildHttpToolHeaders: the same names, values and order as merging Content-Type with buildOmniaHeaders", () => {
+  const identity: Identity = { agentName: "a", namespace: "ns", sessionId: "s-1", requestId: "r-1", userId: "u", userEmail: "u@example.com", claims: { tier: "gold", "bad\nclaim": "x", Team: "pay\u00e9" } };
+  const contexts = [
+    { identity, toolName: "get_weather", handlerName: "weather", args: '{"city":"Paris","days":3,"ok":true,"deep":{"x":1}}' },
+    { identity, toolName: "t", handlerName: "h", sessionId: "s-2", delegationToken: "tok", args: { q: "a b", n: 1.5 } },
+    { toolName: "t" },
+    { identity: {}, toolName: "", handlerName: "", args: "not json" },
+  ];
+  for (const ctx of contexts) {
+    for (const contentType of [undefined, "application/json", "text/plain; charset=utf-8"]) {
+      const direct = buildHttpToolHeaders(contentType, { ...ctx, logger: createCaptureLogger() });
+      const merged = mergeHttpToolHeaders({ contentType, omnia: buildOmniaHeaders({ ...ctx, logger: createCaptureLogger() }) });
+      assert.deepEqual(Object.entries(direct), Object.entries(merged), `${JSON.stringify(ctx)} ${contentType}`);
+    }
+  }
+  assert.deepEqual(Object.keys(buildHttpToolHeaders("application/json", contexts[0]!)).slice(0, 2), ["Content-Type", "x-omnia-agent-name"]);
 });

@@ -123,6 +123,27 @@ function hopIdentity(ctx: OmniaHeaderContext): Identity {
  */
 export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, string> {
   const out = newHeaderRecord();
+  putOmniaHeaders(out, ctx);
+  return out;
+}
+
+/**
+ * The headers of an HTTP tool request with no layer but the Omnia one and
+ * the Content-Type: what `mergeHttpToolHeaders({ contentType, omnia:
+ * buildOmniaHeaders(ctx) })` returns (`Content-Type` first when given, then
+ * the Omnia headers; no name of one can be a spelling of the other's), built
+ * in one record instead of two.
+ * @internal Does not follow semver.
+ */
+export function buildHttpToolHeaders(contentType: string | undefined, ctx: OmniaHeaderContext): Record<string, string> {
+  const out = newHeaderRecord();
+  if (contentType !== undefined) out["Content-Type"] = contentType;
+  putOmniaHeaders(out, ctx);
+  return out;
+}
+
+/** Writes {@link buildOmniaHeaders}'s headers into `out`. */
+function putOmniaHeaders(out: Record<string, string>, ctx: OmniaHeaderContext): void {
   putOutboundHeaders(out, hopIdentity(ctx), ctx.logger);
   putTool(out, OmniaHeader.TOOL_NAME, ctx.toolName, isValidHeaderValue, ctx.logger);
   putTool(out, OmniaHeader.TOOL_REGISTRY, ctx.handlerName, isValidHeaderValue, ctx.logger);
@@ -132,7 +153,6 @@ export function buildOmniaHeaders(ctx: OmniaHeaderContext): Record<string, strin
     const obj = argsObject(ctx.args);
     if (obj !== undefined) putScalarParams(out, obj, ctx.logger);
   }
-  return out;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { JsonValue, Logger, UrlTemplateLayout } from "../core/index.js";
 import { goJsonMarshal, InvalidArgumentsError, jsonDepthMessage, jsonTextTooDeep, jsonValueTooDeep, urlTemplateLayout, urlTemplatePlacementProblem } from "../core/index.js";
 import {
   appendQuery,
+  buildHttpToolHeaders,
   buildOmniaHeaders,
   goFormat,
   isValidHeaderValue,
@@ -219,24 +220,30 @@ export function buildParsedHttpRequest(
 
   if (body !== undefined && config.bodyMapping !== undefined) body = mapBody(config.bodyMapping, body);
 
-  const headers = mergeHttpToolHeaders({
-    contentType: body === undefined ? undefined : (config.contentType ?? "application/json"),
-    headers: config.headers,
-    auth: context.auth,
-    headersFromSecret: context.headersFromSecret,
-    omnia: buildOmniaHeaders({
-      identity: context.identity,
-      agent: context.agent,
-      toolName: handler.tool.name,
-      handlerName: handler.name,
-      sessionId: context.sessionId,
-      delegationToken: context.delegationToken,
-      args: argValue,
-      logger: context.logger,
-    }),
-    injected: context.injected,
-    headerParams: paramHeaders,
-  });
+  const contentType = body === undefined ? undefined : (config.contentType ?? "application/json");
+  const omnia = {
+    identity: context.identity,
+    agent: context.agent,
+    toolName: handler.tool.name,
+    handlerName: handler.name,
+    sessionId: context.sessionId,
+    delegationToken: context.delegationToken,
+    args: argValue,
+    logger: context.logger,
+  };
+  // No layer but the Omnia one (the common case): one record, with what the merge would give.
+  const headers =
+    noEntries(config.headers) && noEntries(context.auth) && noEntries(context.headersFromSecret) && noEntries(context.injected) && noEntries(paramHeaders)
+      ? buildHttpToolHeaders(contentType, omnia)
+      : mergeHttpToolHeaders({
+          contentType,
+          headers: config.headers,
+          auth: context.auth,
+          headersFromSecret: context.headersFromSecret,
+          omnia: buildOmniaHeaders(omnia),
+          injected: context.injected,
+          headerParams: paramHeaders,
+        });
   if (layout !== undefined) checkOrigin(template, layout.pathStart, url);
   if (fixed.size > 0) {
     const redactQuery = [...fixed.keys()];
@@ -356,4 +363,11 @@ function pick(from: Record<string, JsonValue>, names: readonly string[]): Record
 
 function isPlainObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A header layer that adds nothing to a merge: none, or no own enumerable key. */
+function noEntries(layer: Readonly<Record<string, string>> | undefined): boolean {
+  if (layer === undefined || layer === null) return true;
+  for (const key in layer) if (Object.prototype.hasOwnProperty.call(layer, key)) return false;
+  return true;
 }
