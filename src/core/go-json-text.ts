@@ -29,7 +29,8 @@ const GIVE_UP: unique symbol = Symbol("give-up");
  * whitespace around it), nests deeper than 64 levels, repeats a key in an
  * object, has a key that is not valid Unicode, holds a number outside
  * float64's range, or would produce more than `budget` characters. Linear in
- * the text, with one sort per object; never throws.
+ * the text, with one sort per object; throws only where the text it returns
+ * would be longer than V8's longest string, as the general encoder does.
  * @internal Does not follow semver.
  */
 export function goJsonReencode(text: string, pretty: boolean, budget: number): string | undefined {
