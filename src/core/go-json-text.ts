@@ -181,50 +181,18 @@ class Reencoder {
   }
 
   /**
-   * A number literal as Go writes the float64 it decodes to: an integer of
-   * at most 15 digits as it is, any other through the float64 (`1.0` → `1`,
-   * `1E3` → `1000`, `-0.0` → `-0`). Gives up on bad syntax and overflow.
+   * A number literal as Go writes the float64 it decodes to: as it is when
+   * that is its float64's shortest form ({@link writtenAsIs}), any other
+   * through the float64 (`1.0` → `1`, `1E3` → `1000`, `-0.0` → `-0`). Gives
+   * up on bad syntax and overflow.
    */
   private number(): string | typeof GIVE_UP {
-    const text = this.text;
     const start = this.pos;
-    let i = start;
-    if (this.at(i) === 0x2d) i++;
-    const first = this.at(i);
-    if (first === 0x30) i++;
-    else if (first >= 0x31 && first <= 0x39) {
-      i++;
-      while (isDigit(this.at(i))) i++;
-    } else return GIVE_UP;
-    const intDigits = i - start - (this.at(start) === 0x2d ? 1 : 0);
-    let exact = intDigits <= 15;
-    if (this.at(i) === 0x2e) {
-      i++;
-      const fraction = i;
-      if (!isDigit(this.at(i))) return GIVE_UP;
-      while (isDigit(this.at(i))) i++;
-      // A decimal JavaScript and Go both print as written: at most 15 significant digits (so it
-      // is the shortest form of its float64), no trailing zero, and not below 1e-6.
-      let significant = first === 0x30 ? 0 : intDigits + (i - fraction);
-      if (first === 0x30) {
-        let zeros = fraction;
-        while (this.at(zeros) === 0x30) zeros++;
-        significant = zeros - fraction <= 5 ? i - zeros : 99;
-      }
-      exact = exact && significant <= 15 && this.at(i - 1) !== 0x30;
-    }
-    const e = this.at(i);
-    if (e === 0x65 || e === 0x45) {
-      exact = false;
-      i++;
-      const sign = this.at(i);
-      if (sign === 0x2b || sign === 0x2d) i++;
-      if (!isDigit(this.at(i))) return GIVE_UP;
-      while (isDigit(this.at(i))) i++;
-    }
-    this.pos = i;
-    const literal = text.slice(start, i);
-    if (exact) return literal;
+    const end = jsonNumberEnd(this.text, start);
+    if (end < 0) return GIVE_UP;
+    this.pos = end;
+    const literal = this.text.slice(start, end);
+    if (writtenAsIs(this.text, start, end)) return literal;
     const n = Number(literal);
     if (!Number.isFinite(n)) return GIVE_UP;
     return Object.is(n, -0) ? "-0" : String(n);
@@ -342,6 +310,62 @@ function prettySeparator(depth: number): string {
 function unquote(base: number, top: number): false {
   for (let i = base; i < top; i++) KEYS[i] = (KEYS[i] as string).slice(1, -1);
   return false;
+}
+
+/**
+ * The end of the JSON number literal at `start` (JSON's grammar: an optional
+ * `-`, `0` or digits without a leading zero, an optional fraction, an optional
+ * exponent), or -1 when there is none. Reads nothing past the end of `text`.
+ * @internal Does not follow semver.
+ */
+export function jsonNumberEnd(text: string, start: number): number {
+  const n = text.length;
+  const at = (i: number): number => (i < n ? text.charCodeAt(i) : -1);
+  let i = start;
+  if (at(i) === 0x2d) i++;
+  const first = at(i);
+  if (first === 0x30) i++;
+  else if (first >= 0x31 && first <= 0x39) {
+    i++;
+    while (isDigit(at(i))) i++;
+  } else return -1;
+  if (at(i) === 0x2e) {
+    i++;
+    if (!isDigit(at(i))) return -1;
+    while (isDigit(at(i))) i++;
+  }
+  const e = at(i);
+  if (e === 0x65 || e === 0x45) {
+    i++;
+    const sign = at(i);
+    if (sign === 0x2b || sign === 0x2d) i++;
+    if (!isDigit(at(i))) return -1;
+    while (isDigit(at(i))) i++;
+  }
+  return i;
+}
+
+/**
+ * Whether the number literal from `start` to `end` is what both JavaScript
+ * and Go print for its float64: an integer of at most 15 digits, or a decimal
+ * without exponent with at most 15 significant digits (so it is the shortest
+ * form of its float64), no trailing zero, and not below 1e-6.
+ */
+function writtenAsIs(text: string, start: number, end: number): boolean {
+  let i = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+  const intStart = i;
+  while (i < end && isDigit(text.charCodeAt(i))) i++;
+  const intDigits = i - intStart;
+  if (intDigits > 15) return false;
+  if (i === end) return true;
+  if (text.charCodeAt(i) !== 0x2e) return false; // an exponent
+  const fraction = ++i;
+  while (i < end && isDigit(text.charCodeAt(i))) i++;
+  if (i !== end || text.charCodeAt(end - 1) === 0x30) return false;
+  if (text.charCodeAt(intStart) !== 0x30) return intDigits + (end - fraction) <= 15;
+  let zeros = fraction;
+  while (text.charCodeAt(zeros) === 0x30) zeros++;
+  return zeros - fraction <= 5 && end - zeros <= 15;
 }
 
 function isDigit(c: number): boolean {

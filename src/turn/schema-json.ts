@@ -2,6 +2,7 @@
 // the same accepted texts, the same error messages, the same 10000-level
 // nesting limit, numbers kept as their literal text (json.Number).
 // Iterative: hostile nesting never grows the JavaScript stack.
+import { jsonNumberEnd } from "../core/index.js";
 
 /** A JSON number as Go's `json.Number` keeps it: the literal text. @internal */
 export class GoNumber {
@@ -666,31 +667,11 @@ class FastReader {
 
   /** A number literal, kept as its text, with JSON's grammar checked. */
   private number(): GoNumber | undefined {
-    const text = this.text;
     const start = this.pos;
-    let i = start;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    const first = text.charCodeAt(i);
-    if (first === 0x30) i++;
-    else if (first >= 0x31 && first <= 0x39) {
-      i++;
-      while (isDigit(text.charCodeAt(i))) i++;
-    } else return undefined;
-    if (text.charCodeAt(i) === 0x2e) {
-      i++;
-      if (!isDigit(text.charCodeAt(i))) return undefined;
-      while (isDigit(text.charCodeAt(i))) i++;
-    }
-    const e = text.charCodeAt(i);
-    if (e === 0x65 || e === 0x45) {
-      i++;
-      const sign = text.charCodeAt(i);
-      if (sign === 0x2b || sign === 0x2d) i++;
-      if (!isDigit(text.charCodeAt(i))) return undefined;
-      while (isDigit(text.charCodeAt(i))) i++;
-    }
-    this.pos = i;
-    return new GoNumber(text.slice(start, i));
+    const end = jsonNumberEnd(this.text, start);
+    if (end < 0) return undefined;
+    this.pos = end;
+    return new GoNumber(this.text.slice(start, end));
   }
 
   private array(depth: number): JNode[] | undefined {
@@ -740,8 +721,4 @@ class FastReader {
       if (c !== 0x2c) return undefined;
     }
   }
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
 }
