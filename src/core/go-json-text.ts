@@ -88,15 +88,9 @@ class Reencoder {
     return i < this.text.length ? this.text.charCodeAt(i) : -1;
   }
 
-  /** Skips JSON whitespace (space, tab, newline, carriage return). */
+  /** Skips JSON whitespace. */
   private space(): void {
-    let pos = this.pos;
-    for (;;) {
-      const c = this.at(pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
-      else break;
-    }
-    this.pos = pos;
+    this.pos = jsonSpaceEnd(this.text, this.pos);
   }
 
   private count(length: number): boolean {
@@ -310,6 +304,23 @@ function prettySeparator(depth: number): string {
 function unquote(base: number, top: number): false {
   for (let i = base; i < top; i++) KEYS[i] = (KEYS[i] as string).slice(1, -1);
   return false;
+}
+
+/**
+ * The index of the first character at or after `start` that is not JSON
+ * whitespace (space, tab, newline, carriage return): `text.length` when there
+ * is none. Reads nothing past the end of `text`.
+ * @internal Does not follow semver.
+ */
+export function jsonSpaceEnd(text: string, start: number): number {
+  const n = text.length;
+  let i = start;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+    i++;
+  }
+  return i;
 }
 
 /**

@@ -22,7 +22,7 @@ export type { Logger, LogFields } from "./logger.js";
 export { parseGoDuration, formatGoDuration } from "./duration.js";
 export type { JsonValue, JsonObject } from "./json.js";
 export { goJsonMarshal, goJsonString, compareUtf8, goJsonDecode, goJsonEncode, encodeGoJson, goJsonIndent } from "./go-json.js";
-export { goJsonReencode, jsonNumberEnd } from "./go-json-text.js";
+export { goJsonReencode, jsonNumberEnd, jsonSpaceEnd } from "./go-json-text.js";
 export type { GoJsonValue, GoJsonDecoded, GoJsonDecodeOptions, GoJsonSink } from "./go-json.js";
 export type { GrpcStatusCodeName } from "./grpc-status.js";
 export { goQuote } from "./go-quote.js";

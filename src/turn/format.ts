@@ -30,7 +30,7 @@
  * Go's JSON encoder writes such bytes into the provider request.
  * @packageDocumentation
  */
-import { encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonReencode, goJsonString, type GoJsonSink } from "../core/index.js";
+import { encodeGoJson, goJsonDecode, goJsonEncode, goJsonIndent, goJsonReencode, goJsonString, jsonSpaceEnd, type GoJsonSink } from "../core/index.js";
 import { goFormatFloat } from "../headers/index.js";
 
 /**
@@ -105,12 +105,8 @@ export function renderToolResult(resultJson: string, maxBytes: number): Formatte
 
 /** Whether the text's first character after JSON whitespace opens an object or an array. */
 function startsContainer(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) return true;
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
-  }
-  return false;
+  const c = text.charCodeAt(jsonSpaceEnd(text, 0));
+  return c === 0x7b || c === 0x5b;
 }
 
 /**

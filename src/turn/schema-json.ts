@@ -2,7 +2,7 @@
 // the same accepted texts, the same error messages, the same 10000-level
 // nesting limit, numbers kept as their literal text (json.Number).
 // Iterative: hostile nesting never grows the JavaScript stack.
-import { jsonNumberEnd } from "../core/index.js";
+import { jsonNumberEnd, jsonSpaceEnd } from "../core/index.js";
 
 /** A JSON number as Go's `json.Number` keeps it: the literal text. @internal */
 export class GoNumber {
@@ -609,14 +609,7 @@ class FastReader {
   }
 
   private space(): void {
-    const text = this.text;
-    let pos = this.pos;
-    for (;;) {
-      const c = text.charCodeAt(pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
-      else break;
-    }
-    this.pos = pos;
+    this.pos = jsonSpaceEnd(this.text, this.pos);
   }
 
   private value(depth: number): JNode | undefined {
