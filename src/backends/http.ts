@@ -9,7 +9,6 @@ import {
   sendHttpRequest,
   startHttpRequest,
   sensitiveHeaderNames,
-  type HttpDispatcher,
   type HttpHeaderContext,
   type HttpInterpretation,
   type HttpRequestShape,
@@ -44,31 +43,12 @@ export interface HttpExchange {
 }
 
 /**
- * The exchange of an `http` handler: the request, built once per call (Go's
- * executor rebuilds it for each attempt, from the same arguments and
- * credentials, to the same bytes), then per attempt: send it, read at most
- * 10 MiB, interpret. A request that cannot be built throws here, before any
- * attempt: the call fails with nothing sent and no breaker event.
- * @throws HttpRequestError (or InvalidArgumentsError) for arguments the handler cannot shape into a request
- * @internal Does not follow semver.
- */
-export function httpExchange(
-  handler: HttpHandlerConfig,
-  args: string | JsonValue | undefined,
-  context: HttpHeaderContext,
-  dispatcher: () => HttpDispatcher,
-  parsed?: JsonValue,
-  injectTrace?: ((headers: Record<string, string>) => void) | undefined,
-): (abort: AttemptAbort) => Promise<HttpExchange> {
-  const { request, sensitiveHeaders } = buildHttpExchangeRequest(handler, args, context, parsed, injectTrace);
-  // A `then`, not an async function: a suspended async frame stays on the heap while the call is in flight.
-  const interpret = (response: HttpWireResponse): HttpExchange => interpretExchange(handler, response);
-  return (abort) => sendHttpRequest(dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders }).then(interpret);
-}
-
-/**
- * The request of an `http` call, built once, with the trace context last, and
- * the credential header names a redirect to another origin drops.
+ * The request of an `http` call, built once per call (Go's executor rebuilds
+ * it for each attempt, from the same arguments and credentials, to the same
+ * bytes), with the trace context last, and the credential header names a
+ * redirect to another origin drops. A request that cannot be built throws
+ * here, before any attempt: the call fails with nothing sent and no breaker
+ * event.
  * @throws HttpRequestError (or InvalidArgumentsError) for arguments the handler cannot shape into a request
  */
 function buildHttpExchangeRequest(
@@ -189,12 +169,12 @@ export function createHttpBackend(env: BackendEnv): Backend {
 }
 
 /**
- * One call of an `http` handler, prepared: the request (built once, as in
- * {@link httpExchange}), the retry setup, and what each attempt needs, in one
- * object that is also the call's {@link PreparedCall} and the
+ * One call of an `http` handler, prepared: the request (built once, by
+ * {@link buildHttpExchangeRequest}), the retry setup, and what each attempt
+ * needs, in one object that is also the call's {@link PreparedCall} and the
  * {@link HttpAttemptDeps} of its attempts (no closures per call). Each
  * attempt is one {@link HttpAttemptRun}: the rules of {@link httpAttempt}
- * over {@link httpExchange}, with one promise per attempt.
+ * (send, read at most 10 MiB, interpret), with one promise per attempt.
  */
 class HttpCall implements PreparedCall, HttpAttemptDeps {
   readonly request: HttpRequestShape;
