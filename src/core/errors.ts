@@ -143,8 +143,13 @@ export class OmniaToolsError extends Error {
   static override [Symbol.hasInstance](this: { code: string }, value: unknown): boolean {
     if (value === null || (typeof value !== "object" && typeof value !== "function")) return false;
     const target = value as Record<symbol, unknown>;
-    if ((this as unknown) === OmniaToolsError) return target[BASE_BRAND] === true;
-    return target[errorBrand(this.code)] === true;
+    // A host's Proxy may throw from its `get` trap: such a value is no error of this package.
+    try {
+      if ((this as unknown) === OmniaToolsError) return target[BASE_BRAND] === true;
+      return target[errorBrand(this.code)] === true;
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -257,17 +262,66 @@ export class TimeoutError extends OmniaToolsError {
   }
 }
 
+/** The text for a value that cannot be read or turned into text without throwing. */
+const UNPRINTABLE = "[unprintable value]";
+
 /**
- * Normalises anything thrown into an Error, never rethrowing a non-Error raw.
+ * Normalises anything thrown into an Error, never rethrowing a non-Error raw,
+ * and never throwing itself: a host may throw a Proxy whose every trap throws,
+ * or an Error whose `message` getter throws. A non-Error reads
+ * `non-error thrown: <JSON or String of it>`; a value that cannot be read or
+ * printed reads `[unprintable value]` there; an Error whose message cannot be
+ * read becomes an Error whose message is `[unprintable value]`.
  * @internal Does not follow semver.
  */
 export function toError(value: unknown): Error {
-  if (value instanceof Error) return value;
-  let text: string;
+  let isError: boolean;
   try {
-    text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+    isError = value instanceof Error;
   } catch {
-    text = String(value);
+    isError = false;
   }
-  return new Error(`non-error thrown: ${text}`, { cause: value });
+  if (isError) {
+    try {
+      if (typeof (value as Error).message === "string") return value as Error;
+    } catch {
+      // fall through: the message cannot be read
+    }
+    return new Error(UNPRINTABLE, { cause: value });
+  }
+  return new Error(`non-error thrown: ${printable(value)}`, { cause: value });
+}
+
+/**
+ * The text of anything thrown, as `e instanceof Error ? e.message : String(e)`
+ * reads it, but never throwing: a value that cannot be read or printed reads
+ * `[unprintable value]`.
+ * @internal Does not follow semver.
+ */
+export function thrownText(value: unknown): string {
+  try {
+    if (value instanceof Error) {
+      const message: unknown = value.message;
+      return typeof message === "string" ? message : UNPRINTABLE;
+    }
+    return String(value);
+  } catch {
+    return UNPRINTABLE;
+  }
+}
+
+/** JSON of a non-Error (its String where JSON has none), or `[unprintable value]`. */
+function printable(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    const json = JSON.stringify(value);
+    if (json !== undefined) return json;
+  } catch {
+    // fall through to String
+  }
+  try {
+    return String(value);
+  } catch {
+    return UNPRINTABLE;
+  }
 }

@@ -9,6 +9,7 @@ export {
   AbortedError,
   TimeoutError,
   toError,
+  thrownText,
 } from "./errors.js";
 export type { ErrorCodeValue, OmniaToolsErrorOptions, ConfigIssue } from "./errors.js";
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "./call-errors.js";

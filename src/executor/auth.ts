@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Clock } from "../core/index.js";
 import type { HandlerConfig, SecretKeyRef } from "../manifest/index.js";
-import { AuthError } from "../core/index.js";
+import { AuthError, thrownText } from "../core/index.js";
 
 /**
  * Resolves a Kubernetes Secret reference (`auth.secretRef`, `headersFromSecret`)
@@ -62,13 +62,13 @@ export async function resolveAuthHeaders(
       case "serviceAccount": {
         const token =
           auth.type === "bearer" && sources.secrets !== undefined
-            ? await sources.secrets(auth.secretRef, handler.name)
+            ? stringFrom(await sources.secrets(auth.secretRef, handler.name), "the secrets resolver")
             : await readTokenFile(auth.tokenPath);
         if (token === "") fail("bearer auth requires a token");
         return { Authorization: `Bearer ${token}` };
       }
       case "basic": {
-        const token = sources.secrets !== undefined ? await sources.secrets(auth.secretRef, handler.name) : await readTokenFile(auth.tokenPath);
+        const token = sources.secrets !== undefined ? stringFrom(await sources.secrets(auth.secretRef, handler.name), "the secrets resolver") : await readTokenFile(auth.tokenPath);
         if (token === "") fail("basic auth requires credentials");
         if (!token.includes(":")) fail("basic auth token must be 'username:password'");
         return { Authorization: `Basic ${Buffer.from(token, "utf8").toString("base64")}` };
@@ -80,21 +80,26 @@ export async function resolveAuthHeaders(
         const now = sources.clock.now();
         const cached = cache.get(audience);
         if (cached !== undefined && now < cached.expiresAtMs - WORKLOAD_REFRESH_MARGIN_MS) return { [header]: `Bearer ${cached.token}` };
-        let got: { token: string; expiresAtMs?: number };
+        let token: string;
+        let expiresAtMs: unknown;
         try {
-          got = await acquire!({ cloud, audience, scope: `${audience}/.default` });
+          // Each field is read once: a getter that changes its answer cannot split the cache from the header.
+          const got: unknown = await acquire!({ cloud, audience, scope: `${audience}/.default` });
+          if (got === null || typeof got !== "object") throw new TypeError("the acquirer returned no { token }");
+          token = stringFrom((got as { token?: unknown }).token, "the acquirer");
+          expiresAtMs = (got as { expiresAtMs?: unknown }).expiresAtMs;
         } catch (e) {
-          return fail(`acquire azure token for ${JSON.stringify(audience)}: ${e instanceof Error ? e.message : String(e)}`);
+          return fail(`acquire azure token for ${JSON.stringify(audience)}: ${thrownText(e)}`);
         }
-        if (got.expiresAtMs !== undefined) cache.set(audience, { token: got.token, expiresAtMs: got.expiresAtMs });
-        return { [header]: `Bearer ${got.token}` };
+        if (typeof expiresAtMs === "number") cache.set(audience, { token, expiresAtMs });
+        return { [header]: `Bearer ${token}` };
       }
       default:
         return fail(`unsupported auth type: ${(auth as { type: string }).type}`);
     }
   } catch (e) {
     if (e instanceof AuthError) throw e;
-    throw new AuthError(`handler ${JSON.stringify(handler.name)} auth: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new AuthError(`handler ${JSON.stringify(handler.name)} auth: ${thrownText(e)}`, { cause: e });
   }
 }
 
@@ -114,12 +119,18 @@ export async function resolveSecretHeaders(
   const out: Record<string, string> = {};
   for (const name of names) {
     try {
-      out[name] = await secrets(refs[name] as SecretKeyRef, handlerName);
+      out[name] = stringFrom(await secrets(refs[name] as SecretKeyRef, handlerName), "the secrets resolver");
     } catch (e) {
-      throw new AuthError(`handler ${JSON.stringify(handlerName)} auth: headersFromSecret ${JSON.stringify(name)}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new AuthError(`handler ${JSON.stringify(handlerName)} auth: headersFromSecret ${JSON.stringify(name)}: ${thrownText(e)}`, { cause: e });
     }
   }
   return out;
+}
+
+/** A host callback's answer, which must be a string: anything else is a failure of that callback, never `[object Object]` in a header. */
+function stringFrom(value: unknown, who: string): string {
+  if (typeof value === "string") return value;
+  throw new TypeError(`${who} returned ${value === null ? "null" : typeof value}, not a string`);
 }
 
 /** Reads a token file; only trailing LF characters are stripped (CR and spaces are kept), as Omnia does. */
@@ -128,7 +139,7 @@ async function readTokenFile(path: string): Promise<string> {
     return (await readFile(path, "utf8")).replace(/\n+$/, "");
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    const why = code === "ENOENT" ? `open ${path}: no such file or directory` : e instanceof Error ? e.message : String(e);
+    const why = code === "ENOENT" ? `open ${path}: no such file or directory` : thrownText(e);
     throw new Error(`read auth token file ${JSON.stringify(path)}: ${why}`, { cause: e });
   }
 }

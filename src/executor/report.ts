@@ -26,7 +26,7 @@ export interface Report {
    * The tool is resolved (or known to be unknown): opens the call's span and
    * writes the recorder's start row (`recorder.start`).
    */
-  resolved(state: CallState): void;
+  resolved(state: CallState, served?: boolean): void;
   /**
    * Ends the call: builds the outcome, records it once, emits `tool_result`,
    * closes the span and logs the event line. `recordMessage` replaces the
@@ -105,10 +105,10 @@ export function createReport(deps: {
     };
   }
 
-  function resolved(state: CallState): void {
+  function resolved(state: CallState, served = true): void {
     const handler = state.handler;
     if (telemetry.enabled) {
-      const span = telemetry.startCall({ toolName: state.toolName, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" });
+      const span = telemetry.startCall({ toolName: state.toolName, served, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" });
       state.span = span;
       if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.traceWriter = writeTrace;
     }

@@ -90,12 +90,27 @@ export interface TelemetryOptions {
 }
 
 /**
+ * The metrics' `tool` label for a call to a tool name the registry does not
+ * serve: OpenTelemetry's convention for a value outside a known set.
+ * @internal Does not follow semver.
+ */
+export const UNSERVED_TOOL_LABEL = "_OTHER";
+
+/**
  * What a tool-call span is opened with.
  * @internal Does not follow semver.
  */
 export interface CallStartInfo {
   /** The tool name the model used (`tool.name`). */
   readonly toolName: string;
+  /**
+   * Whether the registry (or a platform tool) serves `toolName`. The metrics'
+   * `tool` label is the name only then; a name the registry does not serve
+   * (the model may invent any number of them) is counted under
+   * {@link UNSERVED_TOOL_LABEL}, so the series stay bounded by the registry.
+   * The span keeps the name the model used. Default: true.
+   */
+  readonly served?: boolean | undefined;
   /**
    * The agent's ToolRegistry name. When non-empty, the span also gets
    * `tool.registry.name`, `tool.registry.namespace`, `tool.handler.name` and
@@ -280,7 +295,8 @@ class ApiTelemetry implements Telemetry {
   }
 
   startCall(info: CallStartInfo): CallSpan {
-    if (!this.tracing()) return this.metricsOn ? new MetricsOnlySpan(this, info.toolName) : NOOP_CALL_SPAN;
+    const metricTool = info.served === false ? UNSERVED_TOOL_LABEL : info.toolName;
+    if (!this.tracing()) return this.metricsOn ? new MetricsOnlySpan(this, metricTool) : NOOP_CALL_SPAN;
     const attributes: Record<string, string> = { "tool.name": info.toolName };
     if (info.registryName !== undefined && info.registryName !== "") {
       attributes["tool.registry.name"] = info.registryName;
@@ -291,7 +307,7 @@ class ApiTelemetry implements Telemetry {
     const api = this.api;
     const parent = api.context.active();
     const span = this.tracer.startSpan(TOOL_CALL_SPAN_NAME, { kind: SPAN_KIND_CLIENT, attributes }, parent);
-    return new ApiCallSpan(this, span, api.trace.setSpan(parent, span), info.toolName);
+    return new ApiCallSpan(this, span, api.trace.setSpan(parent, span), metricTool);
   }
 
   onBreakerTransition(breaker: string, transition: "break" | "half-open" | "reset"): void {

@@ -1,11 +1,11 @@
 import { offSharedAbort, onSharedAbort, runRetryLoop, type RetryEnd, type RetryResult } from "../../retry/index.js";
-import { ClosedError } from "../../core/index.js";
 import type { BackendCall, BackendSuccess, PreparedCall } from "../../backends/index.js";
 import { logDispatchEnter } from "../../telemetry/index.js";
 import type { CallState } from "../call-state.js";
 import type { ToolOutcome } from "../outcome.js";
 import { asOmniaError } from "../report.js";
 import type { ExecutorRuntime } from "../runtime.js";
+import { closedWhileInFlight } from "../host-callback.js";
 import { dialOnce, SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS, sandboxTarget } from "../sandbox.js";
 
 /**
@@ -123,10 +123,6 @@ class DispatchEnd implements RetryEnd<BackendSuccess, ToolOutcome> {
   }
 }
 
-function closedWhileInFlight(rt: ExecutorRuntime): ClosedError {
-  const reason: unknown = rt.closing.reason;
-  return reason instanceof ClosedError ? reason : new ClosedError("execute: the executor closed while the call was in flight");
-}
 
 /** A signal that aborts with the first of `a` and `b`; `dispose()` removes its listeners (call it when the call settles). */
 function linkSignals(a: AbortSignal, b: AbortSignal): { readonly signal: AbortSignal; dispose(): void } {

@@ -3,6 +3,7 @@ import { resolveAuthHeaders, resolveSecretHeaders } from "../auth.js";
 import type { ToolOutcome } from "../outcome.js";
 import { asOmniaError } from "../report.js";
 import type { ExecutorRuntime } from "../runtime.js";
+import { awaitHostCallback, endedWait, HostWaitEnded } from "../host-callback.js";
 
 /**
  * Stage 5, credentials and delegation: once per call, before the breaker, in
@@ -10,7 +11,10 @@ import type { ExecutorRuntime } from "../runtime.js";
  * handler's `headersFromSecret`. Each is re-resolved on every call, so a
  * rotated secret applies at once. A failure here fails the call with no
  * attempt and is never a breaker event. Nothing is awaited for a handler that
- * has none of them (most have none).
+ * has none of them (most have none). A resolver that never settles is
+ * bounded like every other wait: the caller's abort and the `timeoutMs`
+ * deadline end the call as in the policy stage, `close()` ends it
+ * `ERR_OMNIA_CLOSED`.
  * @internal Does not follow semver.
  */
 export function resolveCredentials(rt: ExecutorRuntime, state: CallState): undefined | Promise<ToolOutcome | undefined> {
@@ -21,16 +25,22 @@ export function resolveCredentials(rt: ExecutorRuntime, state: CallState): undef
   const refs = handler.type === "http" ? handler.httpConfig.headersFromSecret : undefined;
   const needsSecrets = refs !== undefined && hasKeys(refs);
   if (!needsAuth && !delegates && !needsSecrets) return undefined;
-  return (async () => {
-    try {
-      if (needsAuth) state.auth = await resolveAuthHeaders(handler, rt.credentials, rt.workloadCache);
-      if (delegates) state.delegationToken = await rt.delegation!({ toolName: state.toolName, handlerName: handler.name, identity: state.identity });
-      if (needsSecrets) state.secretHeaders = await resolveSecretHeaders(handler.name, refs, rt.credentials.secrets);
-    } catch (e) {
-      return rt.report.fail(state, asOmniaError(e));
+  // Each step stops once the call is over, so a late answer starts no further callback.
+  const over = (): boolean => rt.closing.aborted || state.ctx.signal?.aborted === true;
+  const work = (async () => {
+    if (needsAuth) state.auth = await resolveAuthHeaders(handler, rt.credentials, rt.workloadCache);
+    if (delegates && !over()) {
+      const token: unknown = await rt.delegation!({ toolName: state.toolName, handlerName: handler.name, identity: state.identity });
+      if (typeof token !== "string") throw new TypeError(`the delegation source returned ${token === null ? "null" : typeof token}, not a string`);
+      state.delegationToken = token;
     }
-    return undefined;
+    if (needsSecrets && !over()) state.secretHeaders = await resolveSecretHeaders(handler.name, refs, rt.credentials.secrets);
   })();
+  // A resolver that never settles holds the call no longer than its signal, its deadline or close().
+  return awaitHostCallback(rt, state, work).then(
+    () => undefined,
+    (e: unknown) => (HostWaitEnded.is(e) ? endedWait(rt, state, e, "credential resolution") : rt.report.fail(state, asOmniaError(e))),
+  );
 }
 
 function hasKeys(object: object): boolean {

@@ -20,14 +20,15 @@ export function resolveTool(rt: ExecutorRuntime, state: CallState): ToolOutcome 
     (found) => {
       if (found !== undefined) return bind(rt, state, found);
       logToolNotFound(rt.logger, state.toolName);
-      rt.report.resolved(state);
+      rt.report.resolved(state, false);
       return rt.report.fail(state, new UnknownToolError(`tool ${JSON.stringify(state.toolName)} not found`));
     },
     (e: unknown) => {
       // A discovery failure that names its handler (an MCP server's credential, say) is that handler's call.
       const handlerName = (e as { handlerName?: unknown } | null)?.handlerName;
       if (typeof handlerName === "string") state.handler = rt.registry.getHandler(handlerName);
-      rt.report.resolved(state);
+      // Not known to be served: the metrics count it under one label, whatever the model called it.
+      rt.report.resolved(state, false);
       return rt.report.fail(state, asOmniaError(e));
     },
   );
