@@ -229,7 +229,7 @@ export {
   POLICY_BROKER_UNREACHABLE_RULE,
 } from "./policy/index.js";
 export type { PolicyAudit, PolicyBrokerClient, PolicyBrokerClientOptions } from "./policy/index.js";
-export type { ToolCallRecord, ToolCallStart, Recorder, ToolCallStatus, SessionApiRecorder, SessionApiRecorderOptions } from "./records/index.js";
+export type { ToolCallRecord, ToolCallStart, Recorder, ToolCallStatus, SessionApiRecorder, SessionApiRecorderOptions, SessionApiRecorderStats } from "./records/index.js";
 export { createSessionApiRecorder } from "./records/index.js";
 // telemetry (issue #22): OpenTelemetry spans, metrics and trace propagation, when the host installs @opentelemetry/api
 export type {

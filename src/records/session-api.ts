@@ -57,6 +57,22 @@ export interface SessionApiRecorder extends Recorder {
   record(record: ToolCallRecord): Promise<void>;
   /** Resolves when every write started so far has settled (written, or given up and logged). */
   flush(): Promise<void>;
+  /** What became of every row so far: a row is written or dropped, each drop counted under its reason. */
+  stats(): SessionApiRecorderStats;
+}
+
+/**
+ * The counts of a {@link SessionApiRecorder}. Reasons of `dropped`:
+ * `invalid-session-id` (a session id of `.` or `..`, which would move the write
+ * to another session-api path; never sent), `queue-full` (more than 1000 writes
+ * waiting), `failed` (every attempt failed, or session-api refused the row).
+ * @public
+ */
+export interface SessionApiRecorderStats {
+  /** Rows session-api accepted (any 2xx). */
+  readonly written: number;
+  /** Rows not written, by reason (a reason appears once it has happened). */
+  readonly dropped: Readonly<Record<string, number>>;
 }
 
 /** Omnia's session client: three attempts, 100 ms then 200 ms apart (`pkg/session/httpclient/store.go`). */
@@ -143,8 +159,22 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
     else next();
   }
 
-  function fail(sessionID: string, toolName: string, error: string): void {
+  let written = 0;
+  const dropped: Record<string, number> = {};
+
+  function fail(sessionID: string, toolName: string, error: string, reason = "failed"): void {
+    dropped[reason] = (dropped[reason] ?? 0) + 1;
     logger.error("failed to record tool call", { sessionID, toolName, error });
+  }
+
+  /**
+   * A session id that is a dot segment would move the write, with the recorder's headers, to another session-api
+   * path once the URL is resolved (`encodeURIComponent` leaves `.`): the row is dropped, never sent.
+   */
+  function refused(sessionID: string, toolName: string): boolean {
+    if (sessionID !== "." && sessionID !== "..") return false;
+    fail(sessionID, toolName, `invalid session id ${JSON.stringify(sessionID)}: a dot segment; the row was not sent`, "invalid-session-id");
+    return true;
   }
 
   async function headersFor(): Promise<Record<string, string>> {
@@ -157,12 +187,13 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   /** One row: bounded retries, then a logged failure. Never rejects. */
   async function write(sessionID: string, toolName: string, body: string, after: Promise<void> | undefined): Promise<void> {
     if (after !== undefined) await after;
-    if (!(await acquire())) return fail(sessionID, toolName, "too many session-api writes waiting; dropped");
+    if (!(await acquire())) return fail(sessionID, toolName, "too many session-api writes waiting; dropped", "queue-full");
     const controller = new AbortController();
     const timer = clock.setTimeout(() => controller.abort(new Error(`session-api write timed out after ${WRITE_TIMEOUT_MS / 1000}s`)), WRITE_TIMEOUT_MS);
     try {
       const error = await send(sessionID, body, controller.signal);
       if (error !== undefined) fail(sessionID, toolName, error);
+      else written++;
     } catch (e) {
       fail(sessionID, toolName, toError(e).message);
     } finally {
@@ -215,7 +246,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
 
   return {
     start(s: ToolCallStart): Promise<void> {
-      if (s.sessionId === undefined || s.sessionId === "") return Promise.resolve();
+      if (s.sessionId === undefined || s.sessionId === "" || refused(s.sessionId, s.toolName)) return Promise.resolve();
       const body = pendingRow(newId(), s);
       const key = callKey(s.sessionId, s.callId);
       const p = track(write(s.sessionId, s.toolName, body, undefined));
@@ -226,12 +257,15 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
       return p;
     },
     record(r: ToolCallRecord): Promise<void> {
-      if (r.sessionId === undefined || r.sessionId === "") return Promise.resolve();
+      if (r.sessionId === undefined || r.sessionId === "" || refused(r.sessionId, r.toolName)) return Promise.resolve();
       const body = terminalRow(newId(), r);
       return track(write(r.sessionId, r.toolName, body, pendingWrites.get(callKey(r.sessionId, r.callId))));
     },
     async flush(): Promise<void> {
       while (inFlight.size > 0) await Promise.all(inFlight);
+    },
+    stats(): SessionApiRecorderStats {
+      return { written, dropped: { ...dropped } };
     },
   };
 }
