@@ -62,8 +62,9 @@ function buildHttpExchangeRequest(
   const request = buildParsedHttpRequest(handler, args, parsed, context);
   // Trace context goes in last, after every other header (Omnia's executor injects into the built request).
   if (injectTrace !== undefined) injectTrace(request.headers as Record<string, string>);
-  // Never sent on a redirect to another origin: the credentials' header names (Authorization, Cookie and x-omnia-delegation always).
-  return { request, sensitiveHeaders: credentialHeaderNames(context.auth, context.headersFromSecret, context.injected) };
+  // Never sent on a redirect to another origin: the static headers' and the credentials' names (the transport drops
+  // Authorization, Cookie, x-omnia-* and the trace context always).
+  return { request, sensitiveHeaders: credentialHeaderNames(handler.httpConfig.headers, context.auth, context.headersFromSecret, context.injected) };
 }
 
 /** What one response means: its status, its first Retry-After, and the handler's interpretation. */
@@ -73,15 +74,29 @@ function interpretExchange(handler: HttpHandlerConfig, response: HttpWireRespons
   return { status: response.status, retryAfter, interpretation: interpretHttpResponse(handler, response.status, response.body, { truncated: response.truncated, retryAfter }) };
 }
 
+/** The lower-cased names of a handler's static headers, built once per headers object. */
+const STATIC_HEADER_NAMES = new WeakMap<object, ReadonlySet<string>>();
+
 /**
- * The names of every credential header of a call (auth, `headersFromSecret`,
- * broker-injected), for the transport to drop on a redirect to another
- * origin; undefined when there is none (most calls: no set is built).
+ * The names of every header of a call that must not reach another origin on a
+ * redirect, beyond those the transport always drops: the manifest's static
+ * headers (operators put API keys there) and the call's credentials (auth,
+ * `headersFromSecret`, broker-injected). Undefined when there is none (most
+ * calls: no set is built); a handler with only static headers reuses one set.
  * @internal Does not follow semver.
  */
-export function credentialHeaderNames(...records: readonly (Readonly<Record<string, string>> | undefined)[]): ReadonlySet<string> | undefined {
-  for (const record of records) if (record !== undefined) for (const _ in record) return sensitiveHeaderNames(...records);
-  return undefined;
+export function credentialHeaderNames(
+  staticHeaders: Readonly<Record<string, string>> | undefined,
+  ...records: readonly (Readonly<Record<string, string>> | undefined)[]
+): ReadonlySet<string> | undefined {
+  for (const record of records) if (record !== undefined) for (const _ in record) return sensitiveHeaderNames(staticHeaders, ...records);
+  if (staticHeaders === undefined) return undefined;
+  let names = STATIC_HEADER_NAMES.get(staticHeaders);
+  if (names === undefined) {
+    names = sensitiveHeaderNames(staticHeaders);
+    STATIC_HEADER_NAMES.set(staticHeaders, names);
+  }
+  return names.size === 0 ? undefined : names;
 }
 
 /**
@@ -402,7 +417,8 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOp
 export async function probeHttp(env: BackendEnv, url: string, auth: Readonly<Record<string, string>>, signal: AbortSignal): Promise<string> {
   let status: number;
   try {
-    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth }, { signal, maxErrorBodyBytes: 0 })).status;
+    // The probe carries the handler's credentials: none follows a redirect to another origin, as on a tool call.
+    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth }, { signal, maxErrorBodyBytes: 0, sensitiveHeaders: credentialHeaderNames(undefined, auth) })).status;
   } catch (e) {
     if (signal.aborted) throw e;
     throw new Error(`health check failed: ${(e as Error).message}`, { cause: e });

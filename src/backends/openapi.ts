@@ -24,7 +24,7 @@ export function createOpenApiBackend(env: BackendEnv): Backend {
       // Built once per call: arguments it cannot shape fail the call before any attempt (no breaker event).
       const request = buildOpenApiRequest(operation, call.rawArgs, context);
       if (call.injectTrace !== undefined) call.injectTrace(request.headers as Record<string, string>);
-      const sensitiveHeaders = credentialHeaderNames(call.auth, call.injected);
+      const sensitiveHeaders = credentialHeaderNames(handler.openAPIConfig.headers, call.auth, call.injected);
       const exchange = async (abort: AttemptAbort): Promise<HttpExchange> => {
         const out = await sendOpenApiRequest(env.dispatcher(), request, sensitiveHeaders === undefined ? { abort } : { abort, sensitiveHeaders });
         const raw = out.response.headers["retry-after"];

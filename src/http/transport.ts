@@ -137,13 +137,16 @@ const REDIRECT_DRAIN_BYTES = 64 * 1024;
  * is cut and its transfer stopped, never buffered.
  *
  * A redirect to another origin (scheme, host or port differ) carries no
- * secret: `Authorization`, `Proxy-Authorization`, `Www-Authenticate`,
- * `Cookie`, `Cookie2`, `x-omnia-delegation` and every name in
- * `options.sensitiveHeaders` are dropped, and stay dropped for the rest of
- * the chain (Go strips only the first four, and only when the host is not the
- * same domain or a subdomain). A 307/308 that would resend a request body to
- * another origin is not followed: that redirect response is the result, as
- * Go's client returns it when it cannot resend a body. Other headers follow.
+ * secret, identity or manifest value: `Authorization`, `Proxy-Authorization`,
+ * `Www-Authenticate`, `Cookie`, `Cookie2`, every `x-omnia-*` header,
+ * `traceparent`, `tracestate`, `baggage` and every name in
+ * `options.sensitiveHeaders` (the handler's credentials and static headers)
+ * are dropped, and stay dropped for the rest of the chain (Go strips only the
+ * first four, and only when the host is not the same domain or a subdomain). A
+ * 307/308 that would resend a request body to another origin is not followed:
+ * that redirect response is the result, as Go's client returns it when it
+ * cannot resend a body. Other headers follow; a hop within the origin keeps
+ * every header, as Go does.
  *
  * It drives undici's `dispatch()` with its own handler: the body's chunks are
  * collected as they arrive, with no stream and no async iteration in between
@@ -303,13 +306,26 @@ async function follow(send: Sending, first: Received): Promise<HttpWireResponse>
     }
     if (next.origin !== send.url.origin) {
       const caller = options.sensitiveHeaders;
-      send.headers = withoutHeaders(send.headers, (name) => ALWAYS_SENSITIVE_HEADERS.has(name) || caller?.has(name) === true);
+      send.headers = withoutHeaders(send.headers, (name) => droppedCrossOrigin(name) || caller?.has(name) === true);
     }
     send.url = next;
     if (hook?.aborted === true) throw hook.reason;
     response = await receive(send);
   }
 }
+
+/**
+ * The headers no hop to another origin carries, whatever the caller says: the
+ * credentials of {@link ALWAYS_SENSITIVE_HEADERS}, every `x-omnia-*` header (the
+ * caller's identity and claims, the model's `x-omnia-param-*` values, the
+ * delegation token) and the trace context (`traceparent`, `tracestate`,
+ * `baggage`, which may carry tenant or user data). Lower-case names.
+ */
+function droppedCrossOrigin(name: string): boolean {
+  return ALWAYS_SENSITIVE_HEADERS.has(name) || name.startsWith("x-omnia-") || TRACE_CONTEXT_HEADERS.has(name);
+}
+
+const TRACE_CONTEXT_HEADERS: ReadonlySet<string> = new Set(["traceparent", "tracestate", "baggage"]);
 
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;

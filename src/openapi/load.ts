@@ -12,7 +12,7 @@ import {
   type Logger,
   type TimerHandle,
 } from "../core/index.js";
-import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, type HttpDispatcher, type HttpWireResponse } from "../http/index.js";
+import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, sensitiveHeaderNames, type HttpDispatcher, type HttpWireResponse } from "../http/index.js";
 import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import { OpenApiSpecError } from "./errors.js";
 import { deriveOpenApiOperations } from "./operations.js";
@@ -49,7 +49,10 @@ export interface LoadOpenApiOptions {
   readonly spec?: string | JsonObject | undefined;
   /** The undici dispatcher for the fetch. Default: a private `Agent`, closed when the fetch ends. */
   readonly dispatcher?: HttpDispatcher | undefined;
-  /** Headers for the spec fetch, typically the handler's credential (Omnia authenticates the fetch too). */
+  /**
+   * Headers for the spec fetch, typically the handler's credential (Omnia authenticates the fetch too). Each is
+   * treated as a credential: none of them follows a redirect to another origin (scheme, host or port).
+   */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Abandons the load: it rejects with an `AbortedError`. */
   readonly signal?: AbortSignal | undefined;
@@ -139,7 +142,10 @@ async function fetchSpec(handler: OpenApiHandlerInput, options: LoadOpenApiOptio
   const own = options.dispatcher === undefined ? new (undici().Agent)() : undefined;
   let response: HttpWireResponse;
   try {
-    response = await sendHttpRequest(own ?? (options.dispatcher as HttpDispatcher), { method: "GET", url, headers: { ...(options.headers ?? {}) } }, { signal: controller.signal });
+    // The fetch's headers are the handler's credentials: none of them follows a redirect to another origin (the same
+    // rule as a tool call's, whatever a header is called: `auth.workloadIdentity.header: X-Api-Token`, say).
+    const headers = { ...(options.headers ?? {}) };
+    response = await sendHttpRequest(own ?? (options.dispatcher as HttpDispatcher), { method: "GET", url, headers }, { signal: controller.signal, sensitiveHeaders: sensitiveHeaderNames(headers) });
   } catch (error) {
     if (parent?.aborted === true) {
       throw new AbortedError(`loadOpenApiOperations: handler ${JSON.stringify(handler.name)}: the caller's signal aborted`, { cause: parent.reason });

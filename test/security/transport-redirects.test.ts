@@ -195,3 +195,44 @@ test("without sensitiveHeaders, Authorization, Cookie and x-omnia-delegation are
     await other.close();
   }
 });
+
+// Issue #31 item 3: a hop to a third-party origin carries no identity, PII or trace context either.
+const IDENTITY_HEADERS = {
+  "X-Omnia-User-Id": "u-42",
+  "X-Omnia-User-Email": "alice@example.com",
+  "X-Omnia-Claim-Tenant": "acme",
+  "X-Omnia-Param-Q": "model text",
+  traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+  tracestate: "vendor=secret",
+  baggage: "tenant=acme,user=alice",
+  "X-Request-Id": "req-1",
+};
+
+test("a 302 to another origin drops every x-omnia-* header and traceparent, tracestate and baggage; a same-origin hop keeps them", async () => {
+  const other = await otherOrigin();
+  const origin = await startHttpServer((req, res) => {
+    if (req.url === "/start") {
+      res.writeHead(302, { location: "/again" });
+      return void res.end();
+    }
+    res.writeHead(302, { location: `${other.url}/landing` });
+    res.end();
+  });
+  try {
+    const out = await sendHttpRequest(agent, { method: "GET", url: `${origin.url}/start`, headers: IDENTITY_HEADERS });
+    assert.equal(out.redirects, 2);
+    const names = Object.keys(IDENTITY_HEADERS).map((n) => n.toLowerCase());
+    const present = (headers: IncomingMessage["headers"]): string[] => names.filter((n) => headers[n] !== undefined);
+    assert.deepEqual(
+      origin.requests.map((r) => [r.url, present(r.headers)]),
+      [
+        ["/start", names],
+        ["/again", names],
+      ],
+    );
+    assert.deepEqual(other.seen.map((s) => [s.url, present(s.headers)]), [["/landing", ["x-request-id"]]]);
+  } finally {
+    await origin.close();
+    await other.close();
+  }
+});

@@ -1,0 +1,87 @@
+// Issue #31 item 2: one redirect rule for everything the library sends on a handler's behalf. The OpenAPI spec fetch
+// and the checkHealth probe forwarded a custom-named credential header (`auth.workloadIdentity.header: X-Api-Token`)
+// across a 302 to another origin, although tool calls already dropped it. The other origin is a real server on
+// 127.0.0.2 (loopback on Linux) that records what it got.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadToolRegistry } from "../../src/manifest/index.js";
+import { createToolExecutor } from "../../src/executor/index.js";
+import { startHttpServer } from "../helpers/http-server.js";
+
+const SPEC = JSON.stringify({
+  openapi: "3.0.0",
+  info: { title: "t", version: "1" },
+  paths: { "/pets": { get: { operationId: "listPets", responses: { "200": { description: "ok" } } } } },
+});
+
+async function otherOrigin(): Promise<{ url: string; seen: { method: string; url: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
+  const seen: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
+    res.setHeader("content-type", "application/json");
+    res.end(SPEC);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.2", resolve));
+  return {
+    url: `http://127.0.0.2:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const WORKLOAD = "auth: { type: workloadIdentity, workloadIdentity: { cloud: azure, audience: api://x, header: X-Api-Token } }";
+const workloadIdentity = async (): Promise<{ token: string }> => ({ token: "wi-secret" });
+
+test("the OpenAPI spec fetch: a 302 to another origin drops the workload-identity header; the spec host itself got it", async () => {
+  const other = await otherOrigin();
+  const specHost = await startHttpServer((_req, res) => {
+    res.writeHead(302, { location: `${other.url}/spec.json` });
+    res.end();
+  });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: pets
+    type: openapi
+    ${WORKLOAD}
+    openAPIConfig: { specURL: "${specHost.url}/spec.json", baseURL: "${specHost.url}" }
+`);
+  const ex = createToolExecutor({ registry, workloadIdentity });
+  try {
+    await ex.refresh();
+    assert.deepEqual(ex.tools.map((t) => t.name), ["listPets"]);
+    assert.deepEqual(specHost.requests.map((r) => [r.method, r.url, r.headers["x-api-token"]]), [["GET", "/spec.json", "Bearer wi-secret"]]);
+    assert.deepEqual(other.seen.map((s) => [s.method, s.url, s.headers["x-api-token"] ?? "-"]), [["GET", "/spec.json", "-"]]);
+  } finally {
+    await ex.close();
+    await specHost.close();
+    await other.close();
+  }
+});
+
+test("the checkHealth probe: a 302 to another origin drops the workload-identity header; the endpoint itself got it", async () => {
+  const other = await otherOrigin();
+  const endpoint = await startHttpServer((_req, res) => {
+    res.writeHead(302, { location: `${other.url}/health` });
+    res.end();
+  });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    ${WORKLOAD}
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${endpoint.url}/api" }
+`);
+  const ex = createToolExecutor({ registry, workloadIdentity });
+  try {
+    assert.deepEqual((await ex.checkHealth("h")).map((h) => [h.healthy, h.detail]), [[true, "HTTP 200"]]);
+    assert.deepEqual(endpoint.requests.map((r) => [r.method, r.url, r.headers["x-api-token"]]), [["HEAD", "/api", "Bearer wi-secret"]]);
+    assert.deepEqual(other.seen.map((s) => [s.method, s.url, s.headers["x-api-token"] ?? "-"]), [["HEAD", "/health", "-"]]);
+  } finally {
+    await ex.close();
+    await endpoint.close();
+    await other.close();
+  }
+});
