@@ -72,6 +72,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     clock,
     logger,
     authHeaders: (handler) => resolveAuthHeaders(handler, credentials, workloadCache),
+    pinOpenApiOriginToSpec: options.pinOpenApiOriginToSpec,
   });
   const telemetry = options.telemetry === false ? createTelemetry(undefined, () => undefined) : createTelemetry({ logger, ...options.telemetry, attributes: { agent: options.agent?.name, namespace: options.agent?.namespace, ...options.telemetry?.attributes } });
   const breakers = options.breakers ?? createCircuitBreakers({ clock, logger });

@@ -51,6 +51,8 @@ export function createDiscovery(deps: {
   readonly logger: Logger;
   /** The handler's own auth header, resolved on every request (so rotated credentials apply). */
   readonly authHeaders: (handler: HandlerConfig) => Promise<Record<string, string>>;
+  /** `pinOpenApiOriginToSpec`. */
+  readonly pinOpenApiOriginToSpec?: boolean | undefined;
 }): Discovery {
   const { registry, platform } = deps;
   const platformTools = [...platform.values()].map((t) => t.descriptor);
@@ -84,7 +86,13 @@ export function createDiscovery(deps: {
     if (handler.type === "mcp") {
       return (await mcpClient(handler).listTools()).map((t) => ({ handler, descriptor: descriptorOf(handler, t.name, t.description, t.inputSchema, t.outputSchema) }));
     }
-    const operations = await loadOpenApiOperations(handler, { dispatcher: deps.dispatcher(), headers: await deps.authHeaders(handler), clock: deps.clock, logger: deps.logger });
+    const operations = await loadOpenApiOperations(handler, {
+      dispatcher: deps.dispatcher(),
+      headers: await deps.authHeaders(handler),
+      clock: deps.clock,
+      logger: deps.logger,
+      pinOriginToSpec: deps.pinOpenApiOriginToSpec === true,
+    });
     return operations.map((op) => ({ handler, operation: op, descriptor: descriptorOf(handler, op.name, op.description, op.inputSchema, undefined) }));
   }
 

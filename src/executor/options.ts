@@ -19,6 +19,7 @@ const KNOWN_OPTIONS = new Set([
   "platformTools",
   "telemetry",
   "maxArgumentBytes",
+  "pinOpenApiOriginToSpec",
 ]);
 
 /** Checks the host's options eagerly, at creation. @internal Does not follow semver. */
@@ -38,6 +39,9 @@ export function validateOptions(options: ToolExecutorOptions): void {
   }
   if (options.clientCallTimeoutMs !== undefined && !(Number.isFinite(options.clientCallTimeoutMs) && options.clientCallTimeoutMs > 0)) {
     throw new InvalidOptionError(`createToolExecutor: clientCallTimeoutMs must be a positive number of ms; got ${String(options.clientCallTimeoutMs)}`);
+  }
+  if (options.pinOpenApiOriginToSpec !== undefined && typeof options.pinOpenApiOriginToSpec !== "boolean") {
+    throw new InvalidOptionError(`createToolExecutor: pinOpenApiOriginToSpec must be a boolean; got ${typeof options.pinOpenApiOriginToSpec}`);
   }
   checkShapes(options as unknown as Readonly<Record<string, unknown>>);
 }

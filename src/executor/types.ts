@@ -99,6 +99,15 @@ export interface ToolExecutorOptions {
    * (`... JSON nested deeper than 1000 levels`), whatever this limit.
    */
   readonly maxArgumentBytes?: number;
+  /**
+   * For an `openapi` handler without `openAPIConfig.baseURL`: accept only a
+   * spec whose `servers[0]` (or Swagger `host`) has the spec URL's own origin,
+   * so the document cannot send the handler's calls, with their credentials, to
+   * a host of its choosing; a spec that names another origin fails the
+   * handler's discovery. Default false: as Omnia, the calls go where the spec's
+   * `servers[0]` says.
+   */
+  readonly pinOpenApiOriginToSpec?: boolean;
 }
 
 /**

@@ -58,8 +58,13 @@ export interface LoadOpenApiOptions {
   readonly signal?: AbortSignal | undefined;
   /** Where the fetch timeout runs. Default `systemClock`. */
   readonly clock?: Clock | undefined;
-  /** Receives debug lines about skipped parameters. Default: discards. */
+  /** Receives debug lines about skipped parameters and a warning per dropped operation. Default: discards. */
   readonly logger?: Logger | undefined;
+  /**
+   * Where no `openAPIConfig.baseURL` is pinned, accept only a spec whose
+   * `servers[0]` (or Swagger `host`) has the spec URL's own origin. Default false.
+   */
+  readonly pinOriginToSpec?: boolean | undefined;
 }
 
 /**
@@ -125,7 +130,7 @@ export async function loadOpenApiOperations(handler: OpenApiHandlerInput, option
   } catch (error) {
     throw new OpenApiSpecError(handler.name, `failed to resolve the OpenAPI spec: ${messageOf(error)}`, { cause: error });
   }
-  return deriveOpenApiOperations(handler, resolved, { specURL: config.specURL, logger: options.logger });
+  return deriveOpenApiOperations(handler, resolved, { specURL: config.specURL, logger: options.logger, pinOriginToSpec: options.pinOriginToSpec });
 }
 
 async function fetchSpec(handler: OpenApiHandlerInput, options: LoadOpenApiOptions): Promise<string> {

@@ -36,8 +36,15 @@ const DESCRIPTION_MAX_BYTES = 200;
 export interface DeriveOpenApiOptions {
   /** Where the spec came from: a relative `servers[0].url` is resolved against it. Default `openAPIConfig.specURL`. */
   readonly specURL?: string | undefined;
-  /** Receives a debug line per skipped parameter. Default: discards. */
+  /** Receives a debug line per skipped parameter and a warning per dropped operation. Default: discards. */
   readonly logger?: Logger | undefined;
+  /**
+   * Where no `openAPIConfig.baseURL` is pinned, accept only a `servers[0]` (or
+   * Swagger `host`) with the spec URL's own origin: the document then cannot
+   * send the handler's calls, and their credentials, to a host of its choosing.
+   * Default false (Omnia takes the origin from the spec).
+   */
+  readonly pinOriginToSpec?: boolean | undefined;
 }
 
 interface ParameterInfo extends OpenApiParameter {
@@ -76,8 +83,12 @@ export function deriveOpenApiOperations(handler: OpenApiHandlerInput, document: 
   const handlerName = handler.name;
   const config = handler.openAPIConfig;
   if (!isObject(document)) throw new OpenApiSpecError(handlerName, "failed to parse operations: the spec is not a JSON object");
-  const baseURL = resolveBaseURL(config.baseURL, document, options.specURL ?? config.specURL);
+  const specURL = options.specURL ?? config.specURL;
+  const pinned = config.baseURL !== undefined && config.baseURL !== "";
+  const baseURL = resolveBaseURL(config.baseURL, document, specURL);
   if (baseURL === "") throw new OpenApiSpecError(handlerName, "no base URL configured and none found in spec");
+  const base = parseBase(handlerName, baseURL);
+  if (!pinned && options.pinOriginToSpec === true) pinToSpec(handlerName, base, specURL);
   const paths = document["paths"];
   if (!isObject(paths)) throw new OpenApiSpecError(handlerName, "failed to parse operations: no paths found in spec");
   const filter = config.operationFilter ?? [];
@@ -87,6 +98,12 @@ export function deriveOpenApiOperations(handler: OpenApiHandlerInput, document: 
   for (const path of Object.keys(paths)) {
     const item = paths[path];
     if (!isObject(item)) continue;
+    // The path key is the spec's text: one that is no absolute path, or that leaves the base URL, is never sent.
+    const problem = pathKeyProblem(path) ?? leavesBase(base, baseURL, path);
+    if (problem !== undefined) {
+      options.logger?.warn("OpenAPI operations dropped: their path is not within the base URL", { handler: handlerName, path: printablePath(path), reason: problem });
+      continue;
+    }
     for (const lower of METHODS) {
       const op = item[lower];
       if (!isObject(op)) continue;
@@ -150,6 +167,77 @@ function resolveBaseURL(override: string | undefined, document: Record<string, u
     return trimSlash(`${scheme}://${host}${basePath}`);
   }
   return "";
+}
+
+/** The base URL, parsed; only http and https can carry a call. */
+function parseBase(handlerName: string, baseURL: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new OpenApiSpecError(handlerName, `the base URL ${JSON.stringify(printablePath(baseURL))} is not an absolute URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new OpenApiSpecError(handlerName, `unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))} in the base URL: expected http or https`);
+  }
+  return url;
+}
+
+/** `pinOriginToSpec`: the spec's servers must have the spec URL's origin. */
+function pinToSpec(handlerName: string, base: URL, specURL: string | undefined): void {
+  let origin: string | undefined;
+  try {
+    origin = specURL === undefined ? undefined : new URL(specURL).origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin !== base.origin) {
+    throw new OpenApiSpecError(handlerName, `the spec's server origin ${JSON.stringify(base.origin)} is not the spec URL's origin ${JSON.stringify(origin ?? "")}, to which the origin is pinned`);
+  }
+}
+
+/**
+ * Why a `paths` key is not an absolute path template, or undefined when it is:
+ * a leading `/` and not `//` (no authority), no `?` or `#`, no backslash, no
+ * control character or space (a URL parser drops or rewrites them), no
+ * encoded `/` or `\`, and no `.` or `..` segment in any spelling (`%2e`, any
+ * case, with a `;` parameter as some servers read it).
+ * @internal Does not follow semver.
+ */
+export function pathKeyProblem(path: string): string | undefined {
+  if (!path.startsWith("/") || path.startsWith("//")) return "a path key must start with a single /";
+  // eslint-disable-next-line no-control-regex
+  if (/[?#\\\u0000-\u0020\u007f]/.test(path)) return "a path key must not contain ?, #, \\, spaces or control characters";
+  if (/%(?:2f|5c)/i.test(path)) return "a path key must not contain an encoded / or \\";
+  for (const segment of path.split("/")) {
+    if (/^(?:\.|%2e){1,2}(?:;.*)?$/i.test(segment)) return "a path key must not contain a . or .. segment";
+  }
+  return undefined;
+}
+
+/**
+ * Why the URL an operation builds leaves the base URL's origin or path prefix
+ * (compared segment by segment: `/api` does not contain `/apinolead`), or
+ * undefined when it stays within.
+ */
+function leavesBase(base: URL, baseURL: string, path: string): string | undefined {
+  let built: URL;
+  try {
+    built = new URL(`${baseURL}${path}`);
+  } catch {
+    return "the base URL and the path key make no URL";
+  }
+  if (built.origin !== base.origin) return `the URL leaves the base URL's origin ${base.origin}`;
+  const prefix = base.pathname.endsWith("/") ? base.pathname : `${base.pathname}/`;
+  if (built.pathname !== base.pathname && !built.pathname.startsWith(prefix)) return `the URL leaves the base URL's path ${base.pathname}`;
+  return undefined;
+}
+
+/** A path key as a log line quotes it: at most 200 characters, control characters escaped. */
+function printablePath(path: string): string {
+  const cut = path.length <= 200 ? path : `${path.slice(0, 200)}...`;
+  // eslint-disable-next-line no-control-regex
+  return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function trimSlash(url: string): string {
