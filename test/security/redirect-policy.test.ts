@@ -8,6 +8,8 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor } from "../../src/executor/index.js";
+import { createPolicyBrokerClient } from "../../src/policy/index.js";
+import { createSessionApiRecorder } from "../../src/records/index.js";
 import { startHttpServer } from "../helpers/http-server.js";
 
 const SPEC = JSON.stringify({
@@ -82,6 +84,46 @@ handlers:
   } finally {
     await ex.close();
     await endpoint.close();
+    await other.close();
+  }
+});
+
+test("the policy broker and session-api follow no redirect: a 302 to another origin reaches nothing there", async () => {
+  const other = await otherOrigin();
+  const redirecting = await startHttpServer((_req, res) => {
+    res.writeHead(302, { location: `${other.url}/elsewhere` });
+    res.end();
+  });
+  const backend = await startHttpServer((_req, res) => {
+    res.setHeader("content-type", "application/json");
+    res.end('{"ok":true}');
+  });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/api" }
+`);
+  const policy = createPolicyBrokerClient({ url: redirecting.url });
+  const recorder = createSessionApiRecorder({ url: redirecting.url, headers: { Authorization: "Bearer sa-token" } });
+  const ex = createToolExecutor({ registry, policy, recorder });
+  try {
+    const out = await ex.execute({ id: "c1", name: "t", arguments: "{}" }, { identity: { sessionId: "s1" } });
+    assert.deepEqual([out.status, out.status === "denied" && out.message], ["denied", 'tool call denied by policy: policy broker unreachable; failing closed (rule "policy-broker-unreachable")']);
+    await recorder.flush();
+    assert.deepEqual(redirecting.requests.map((r) => [r.method, r.url]), [
+      ["POST", "/v1/decision"],
+      ["POST", "/api/v1/sessions/s1/tool-calls"],
+      ["POST", "/api/v1/sessions/s1/tool-calls"],
+    ]);
+    assert.deepEqual(recorder.stats(), { written: 0, dropped: { failed: 2 } });
+    assert.deepEqual([other.seen, backend.requests], [[], []]);
+  } finally {
+    await ex.close();
+    await policy.close();
+    await redirecting.close();
+    await backend.close();
     await other.close();
   }
 });
