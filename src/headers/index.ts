@@ -30,3 +30,4 @@ export {
 export type { HeaderLayer, HttpToolHeaderSources, GrpcToolMetadataSources } from "./merge.js";
 export { buildOmniaHeaders, buildOmniaGrpcMetadata, buildHttpToolHeaders, toolHopIdentity } from "./omnia-headers.js";
 export type { OmniaHeaderContext } from "./omnia-headers.js";
+export { ALWAYS_SENSITIVE_HEADERS, MAX_REDIRECTS, droppedCrossOrigin } from "./cross-origin.js";

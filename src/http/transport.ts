@@ -6,6 +6,7 @@ import { abortHookOf, type AbortHook } from "../retry/index.js";
 import { redactUrl } from "./redact-url.js";
 import { goQuote, type HttpDispatcher, type HttpDispatchOptions, type HttpDispatchHandler, type HttpDispatchController } from "../core/index.js";
 import { goLocationError } from "./go-location.js";
+import { ALWAYS_SENSITIVE_HEADERS, droppedCrossOrigin, MAX_REDIRECTS } from "../headers/index.js";
 
 /** undici, loaded on the first default `Agent` (the first HTTP call without a host dispatcher), so that importing the package does not load it. undici is CommonJS: `require` gives the instance `import` would. */
 let undiciModule: typeof Undici | undefined;
@@ -15,8 +16,9 @@ function undici(): typeof Undici {
 
 /** The most of a response body ever read: 10 MiB, Omnia's `httpBodyMaxBytes`. */
 export const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
-/** Redirects followed before `stopped after 10 redirects`, as Go's default client. */
-export const MAX_REDIRECTS = 10;
+// Redirects followed before `stopped after 10 redirects`, and the headers no cross-origin hop carries: one rule,
+// in the headers layer, for every request the library sends (tool calls, spec fetches, probes, MCP).
+export { ALWAYS_SENSITIVE_HEADERS, MAX_REDIRECTS };
 /**
  * The most bytes of response headers the executor's own dispatcher accepts:
  * 10 MiB, Go's `Transport` default when `MaxResponseHeaderBytes` is 0
@@ -26,15 +28,6 @@ export const MAX_REDIRECTS = 10;
  * @internal Does not follow semver.
  */
 export const MAX_RESPONSE_HEADER_BYTES = 10 * 1024 * 1024;
-
-/**
- * Header names (lower case) that never follow a redirect to another origin,
- * whatever the caller passes: the credentials Go's client strips
- * (`Authorization`, `Www-Authenticate`, `Cookie`, `Cookie2`), plus
- * `Proxy-Authorization` and Omnia's `x-omnia-delegation` token.
- * @internal Does not follow semver.
- */
-export const ALWAYS_SENSITIVE_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "www-authenticate", "cookie", "cookie2", "x-omnia-delegation"]);
 
 /**
  * A request exactly as it goes on the wire.
@@ -314,18 +307,6 @@ async function follow(send: Sending, first: Received): Promise<HttpWireResponse>
   }
 }
 
-/**
- * The headers no hop to another origin carries, whatever the caller says: the
- * credentials of {@link ALWAYS_SENSITIVE_HEADERS}, every `x-omnia-*` header (the
- * caller's identity and claims, the model's `x-omnia-param-*` values, the
- * delegation token) and the trace context (`traceparent`, `tracestate`,
- * `baggage`, which may carry tenant or user data). Lower-case names.
- */
-function droppedCrossOrigin(name: string): boolean {
-  return ALWAYS_SENSITIVE_HEADERS.has(name) || name.startsWith("x-omnia-") || TRACE_CONTEXT_HEADERS.has(name);
-}
-
-const TRACE_CONTEXT_HEADERS: ReadonlySet<string> = new Set(["traceparent", "tracestate", "baggage"]);
 
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;

@@ -8,6 +8,7 @@ import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
 import type { Delivery, Exchange } from "./session.js";
 import { MAX_MCP_MESSAGE_BYTES, type McpHeaderProvider } from "./client.js";
+import { fetchFollowingRedirects } from "./redirects.js";
 
 /** undici, loaded on the first MCP HTTP exchange, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
 let undiciModule: typeof Undici | undefined;
@@ -75,11 +76,15 @@ export class McpHttp {
       if (exchange !== undefined && error instanceof McpAuthError) exchange.session.authFailure = error;
       throw error;
     }
+    // The credential's and the injected headers' names: none of them follows a redirect to another origin.
+    const sensitive = new Set<string>();
     for (const layer of [provided, exchange?.headers]) {
       if (layer === undefined) continue;
       for (const [key, value] of Object.entries(layer)) {
         const lower = key.toLowerCase();
-        if (!PROTECTED_HEADERS.has(lower)) headers[lower] = value;
+        if (PROTECTED_HEADERS.has(lower)) continue;
+        headers[lower] = value;
+        sensitive.add(lower);
       }
     }
     const signal = init?.signal;
@@ -87,7 +92,10 @@ export class McpHttp {
     // undici's fetch calls only dispatch() on it: the structural type is what it uses.
     const dispatcher = (this.hostDispatcher as Dispatcher | undefined) ?? (this.ownAgent ??= new (undici().Agent)());
     attempt.dispatched = true;
-    const response = await undici().fetch(url, { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher });
+    const request = { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher };
+    // The MCP SDK asks for `redirect: "manual"` and follows a redirect only within the origin itself; a request that
+    // leaves redirects to the fetch gets the library's one rule, never undici's (which forwards every custom header).
+    const response = init?.redirect === "manual" || init?.redirect === "error" ? await undici().fetch(url, request) : await fetchFollowingRedirects(undici().fetch, url, request, sensitive);
     // A request's answer (not the session's long-lived event stream) is read at most to the message cap.
     if (init?.method !== "POST" || response.body === null) return response as unknown as Response;
     return capped(response as unknown as Response, MAX_MCP_MESSAGE_BYTES);

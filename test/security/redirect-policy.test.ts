@@ -10,6 +10,7 @@ import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor } from "../../src/executor/index.js";
 import { createPolicyBrokerClient } from "../../src/policy/index.js";
 import { createSessionApiRecorder } from "../../src/records/index.js";
+import { McpHttp } from "../../src/mcp/http-fetch.js";
 import { startHttpServer } from "../helpers/http-server.js";
 
 const SPEC = JSON.stringify({
@@ -124,6 +125,58 @@ handlers:
     await policy.close();
     await redirecting.close();
     await backend.close();
+    await other.close();
+  }
+});
+
+test("MCP over streamable-http: a 302 or 307 to another origin is not followed (the SDK's same-origin rule); the credential stays home", async () => {
+  for (const status of [302, 307]) {
+    const other = await otherOrigin();
+    const front = await startHttpServer((_req, res) => {
+      res.writeHead(status, { location: `${other.url}/mcp` });
+      res.end();
+    });
+    const registry = loadToolRegistry(`
+handlers:
+  - name: m
+    type: mcp
+    ${WORKLOAD}
+    mcpConfig: { transport: streamable-http, endpoint: "${front.url}/mcp" }
+`);
+    const ex = createToolExecutor({ registry, workloadIdentity });
+    try {
+      // The redirected listing cannot succeed: the handler's discovery fails, and nothing reached the other origin.
+      await assert.rejects(ex.refresh(), (e: unknown) => e instanceof Error && e.message.startsWith('handler "m": failed to connect MCP: '));
+      assert.deepEqual(ex.tools, []);
+      assert.deepEqual(front.requests.map((r) => [r.method, r.url, r.headers["x-api-token"]]), [["POST", "/mcp", "Bearer wi-secret"]]);
+      assert.deepEqual(other.seen, [], String(status));
+    } finally {
+      await ex.close();
+      await front.close();
+      await other.close();
+    }
+  }
+});
+
+test("an MCP request that leaves redirects to the fetch gets the one rule: a 302 to another origin is a GET without the credential or identity", async () => {
+  const other = await otherOrigin();
+  const front = await startHttpServer((_req, res) => {
+    res.writeHead(302, { location: `${other.url}/mcp` });
+    res.end();
+  });
+  const http = new McpHttp("m", () => ({ "X-Api-Token": "Bearer wi-secret" }), undefined);
+  try {
+    const response = await http.fetch(`${front.url}/mcp`, { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-omnia-user-id": "u1", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "x-trace": "kept" } });
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+    assert.deepEqual(front.requests.map((r) => [r.method, r.headers["x-api-token"], r.headers["x-omnia-user-id"]]), [["POST", "Bearer wi-secret", "u1"]]);
+    assert.deepEqual(
+      other.seen.map((s) => [s.method, s.url, s.headers["x-api-token"] ?? "-", s.headers["x-omnia-user-id"] ?? "-", s.headers["traceparent"] ?? "-", s.headers["content-type"] ?? "-", s.headers["x-trace"]]),
+      [["GET", "/mcp", "-", "-", "-", "-", "kept"]],
+    );
+  } finally {
+    await http.destroy();
+    await front.close();
     await other.close();
   }
 });
