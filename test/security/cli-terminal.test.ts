@@ -11,7 +11,10 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/run-cli.js";
 import type { CliCommand, CliIo } from "../../src/cli/index.js";
 import { escapeTerminalText } from "../../src/cli/terminal-text.js";
+import { execFile } from "node:child_process";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { omniaTools } from "../helpers/cli.js";
+import { startFixtureRuntime } from "../helpers/runtime-fixture.js";
 import { startHttpServer, type TestServer } from "../helpers/http-server.js";
 
 /** Every attack at once: title, clear, clipboard, C1 CSI (as UTF-8), DEL, CR, a NUL; and a tab and a newline, kept. */
@@ -129,6 +132,36 @@ test("probe: an MCP server's error body in the DETAIL column is escaped, in the 
   assertInert(json.stdout, "stdout");
   const parsed = JSON.parse(json.stdout) as { handlers: { detail: string }[] };
   assert.ok(parsed.handlers[0]?.detail.endsWith(`Error POSTing to endpoint: ${HOSTILE}`), parsed.handlers[0]?.detail);
+});
+
+test("runtime-conformance: a runtime's status message in the report is escaped, in the table and in --json", async () => {
+  // One line: the report is a tab-aligned table, and its cells hold no tab or newline of their own.
+  const line = HOSTILE.split("\t")[0] ?? "";
+  const shown = SHOWN.split("\t")[0] ?? "";
+  const runtime = await startFixtureRuntime({
+    health: () => {
+      throw new ConnectError(line, Code.Unavailable);
+    },
+  });
+  const run = (...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, ["--import", "tsx", "src/cli/runtime-conformance.ts", ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
+      });
+    });
+  try {
+    const table = await run("--addr", runtime.addr);
+    assert.equal(table.code, 1, table.stderr);
+    assertInert(table.stdout, "stdout");
+    assert.equal(table.stdout.split("\n")[1], `health/contract           fail    Health RPC failed: rpc error: code = Unavailable desc = ${shown}`);
+    const json = await run("--addr", runtime.addr, "--json");
+    assert.equal(json.code, 1, json.stderr);
+    assertInert(json.stdout, "stdout");
+    const parsed = JSON.parse(json.stdout) as { checks: { detail: string }[] };
+    assert.equal(parsed.checks[0]?.detail, `Health RPC failed: rpc error: code = Unavailable desc = ${line}`);
+  } finally {
+    await runtime.close();
+  }
 });
 
 test("a command that throws: `omnia-tools <cmd>: <escaped message>` on stderr, exit 1, no stack", async () => {
