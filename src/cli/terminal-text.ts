@@ -5,6 +5,9 @@
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
+/** `\u00XX` for each code below 0xA0 (only the escaped ones are looked up). */
+const ESCAPES: readonly string[] = Array.from({ length: 0xa0 }, (_, code) => `\\u00${code.toString(16).padStart(2, "0")}`);
+
 /**
  * `text` with every control character a terminal would act on written as a
  * visible `\u00XX` escape (lower-case hex, as `JSON.stringify` writes one):
@@ -35,6 +38,5 @@ export function escapeTerminalText(text: string): string {
 }
 
 function escapeOne(c: string): string {
-  const code = c.charCodeAt(0);
-  return `\\u00${code < 0x10 ? "0" : ""}${code.toString(16)}`;
+  return ESCAPES[c.charCodeAt(0)] as string;
 }
