@@ -134,6 +134,27 @@ test("probe: an MCP server's error body in the DETAIL column is escaped, in the 
   assert.ok(parsed.handlers[0]?.detail.endsWith(`Error POSTing to endpoint: ${HOSTILE}`), parsed.handlers[0]?.detail);
 });
 
+test("validate: a manifest's endpoint with ESC and a C1 CSI prints escaped in the table", async () => {
+  // A manifest from someone else's pull request is a peer's text too.
+  await writeFile(
+    file("hostile-endpoint.yaml"),
+    'handlers:\n  - name: h\n    type: http\n    tool: { name: t, description: d, inputSchema: { type: object } }\n    httpConfig: { endpoint: "http://x/a\\e]0;pwned\\ab\\u009b2J" }\n',
+  );
+  const run = await omniaTools("validate", file("hostile-endpoint.yaml"));
+  assert.equal(run.code, 0, run.stderr);
+  assertInert(run.stdout, "stdout");
+  assert.equal(
+    run.stdout,
+    [
+      `${file("hostile-endpoint.yaml")}: valid ToolRegistry: 1 handler, 1 tool`,
+      "",
+      "TOOL  HANDLER  TYPE  EXECUTION  TIMEOUT  ATTEMPTS  AUTH  ENDPOINT",
+      "t     h        http  server     30s      1         none  http://x/a\\u001b]0;pwned\\u0007b\\u009b2J",
+      "",
+    ].join("\n"),
+  );
+});
+
 test("runtime-conformance: a runtime's status message in the report is escaped, in the table and in --json", async () => {
   // One line: the report is a tab-aligned table, and its cells hold no tab or newline of their own.
   const line = HOSTILE.split("\t")[0] ?? "";
