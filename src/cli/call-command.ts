@@ -219,9 +219,12 @@ function startProgress(io: CliIo, clock: Clock, toolName: string): { stop(): voi
   let drawn = false;
   let frame = 0;
   let timer: TimerHandle | undefined;
+  // The `\r` and the erase-line are the CLI's own; the tool name is the caller's text.
+  const control = io.control ?? ((sequence: string) => io.stderr(sequence));
   const draw = (): void => {
     const seconds = Math.floor((clock.now() - started) / 1000);
-    io.stderr(`\r${frames[frame++ % frames.length]} calling ${toolName}... ${seconds}s`);
+    control("\r");
+    io.stderr(`${frames[frame++ % frames.length]} calling ${toolName}... ${seconds}s`);
     drawn = true;
     timer = clock.setTimeout(draw, 1000);
   };
@@ -229,7 +232,7 @@ function startProgress(io: CliIo, clock: Clock, toolName: string): { stop(): voi
   return {
     stop() {
       timer?.clear();
-      if (drawn) io.stderr("\r\x1b[2K");
+      if (drawn) control("\r\x1b[2K");
     },
   };
 }

@@ -14,6 +14,12 @@ export const EXIT_USAGE = 2;
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Writes one of the CLI's own terminal control sequences to stderr as is
+   * (the progress line's `\r` and erase-line), where `stderr` escapes control
+   * characters (see `runCli`). Default: `stderr`.
+   */
+  readonly control?: (sequence: string) => void;
   readFile(path: string): Promise<string>;
   /** Whether stderr is a terminal (progress lines are drawn only then). Default `false`. */
   readonly stderrIsTerminal?: boolean;

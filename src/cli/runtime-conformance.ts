@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { parseGoDuration } from "../core/index.js";
 import { DEFAULT_CONFORMANCE_TIMEOUT_MS, formatConformanceReport, runConformance, runtimeBaseUrl } from "../conformance/index.js";
+import { escapeTerminalText } from "./terminal-text.js";
 
 const USAGE = `Usage: runtime-conformance --addr host:port [--timeout 30s] [--json]
 
@@ -67,8 +68,9 @@ function parse(argv: readonly string[]): Args | "help" {
   return { addr: values.addr, timeoutMs, json: values.json === true };
 }
 
+/** Every text goes out with its control characters escaped: the report quotes the runtime's own answers. */
 function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
-  return new Promise((resolve) => stream.write(text, () => resolve()));
+  return new Promise((resolve) => stream.write(escapeTerminalText(text), () => resolve()));
 }
 
 async function main(argv: readonly string[]): Promise<number> {

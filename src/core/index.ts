@@ -34,5 +34,6 @@ export type { UrlTemplateField, UrlTemplatePlaceholder, UrlTemplateLayout } from
 export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from "./url-escape.js";
 export { formatGrpcGoError, grpcGoStatusMessage } from "./grpc-go-error.js";
 export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
+export { boundPeerText, PEER_TEXT_MAX_BYTES } from "./bound-text.js";
 export type { SharedAbortListener } from "./shared-abort.js";
 export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./dispatcher.js";

@@ -1,7 +1,7 @@
 import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { ConfigError, InvalidOptionError, toError, type ConfigIssue, type JsonObject } from "../core/index.js";
+import { boundPeerText, ConfigError, InvalidOptionError, toError, type ConfigIssue, type JsonObject } from "../core/index.js";
 import { ToolService } from "../gen/omnia/tools/v1/tools_pb.js";
 import { registerHealth } from "./health.js";
 
@@ -137,29 +137,12 @@ export function createToolServiceHandler(tools: ToolImplementations, options: To
 }
 
 /**
- * The most bytes of `error_message` sent: 512 (UTF-8), then `...`, as the HTTP
- * error-body rule. A tool's own error text, or ajv's list of every error for a
- * large argument, stays bounded on the wire.
+ * `error_message` is cut at 512 UTF-8 bytes (a character boundary), then `...`,
+ * as the HTTP error-body rule: a tool's own error text, or ajv's list of every
+ * error for a large argument, stays bounded on the wire.
  */
-const ERROR_MESSAGE_MAX_BYTES = 512;
-
 function toolError(message: string) {
-  return { isError: true, errorMessage: boundedMessage(message) };
-}
-
-/** `message` whole when at most 512 UTF-8 bytes, else cut at a character boundary within them, plus `...`. */
-function boundedMessage(message: string): string {
-  // Each UTF-16 unit is at most 3 UTF-8 bytes: a message of up to 170 units always fits.
-  if (message.length <= ERROR_MESSAGE_MAX_BYTES / 3 || Buffer.byteLength(message, "utf8") <= ERROR_MESSAGE_MAX_BYTES) return message;
-  let bytes = 0;
-  let end = 0;
-  for (const ch of message) {
-    const size = Buffer.byteLength(ch, "utf8");
-    if (bytes + size > ERROR_MESSAGE_MAX_BYTES) break;
-    bytes += size;
-    end += ch.length;
-  }
-  return `${message.slice(0, end)}...`;
+  return { isError: true, errorMessage: boundPeerText(message) };
 }
 
 function headerRecord(ctx: HandlerContext): Record<string, string> {

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { grpcGoStatusMessage } from "../core/index.js";
+import { boundPeerText, grpcGoStatusMessage } from "../core/index.js";
 import { GrpcStatusError } from "./errors.js";
 
 /**
@@ -11,6 +11,10 @@ import { GrpcStatusError } from "./errors.js";
  *   connect would say `Internal` or `Aborted` for some of them.
  * - connect's deadline text `the operation timed out` becomes grpc-go's
  *   `context deadline exceeded`, so a deadline reads the same as in Omnia.
+ * - The message is the peer's text, and the model reads it: it is cut at 512
+ *   UTF-8 bytes (a character boundary), then `...`, as `serveToolService`
+ *   cuts `error_message` (issue #31: a 60,000-character `grpc-message`
+ *   reached the model whole).
  * @internal Does not follow semver.
  */
 export function toGrpcStatusError(reason: unknown): GrpcStatusError {
@@ -18,7 +22,7 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
   const ce = ConnectError.from(reason);
   let code: number = ce.code;
   // OpenSSL's texts end in a newline: keep the model-visible line clean.
-  let text = ce.rawMessage.trim();
+  let text = boundPeerText(ce.rawMessage.trim());
   if (code === Code.DeadlineExceeded) text = grpcGoStatusMessage(code, text);
   else if (code !== Code.DeadlineExceeded && code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
   return new GrpcStatusError(code, text, { cause: reason });

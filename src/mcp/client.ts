@@ -1,5 +1,6 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  boundPeerText,
   ClosedError,
   ConfigError,
   InvalidOptionError,
@@ -523,8 +524,10 @@ class McpToolClientImpl implements McpToolClient {
 
   private transportError(prefix: string, error: unknown, sdk: McpSdk): McpTransportError {
     if (error instanceof McpTransportError) return new McpTransportError(`${prefix}${error.message}`, this.handlerName, error, { cause: error.cause });
+    // The reason is the server's text (a JSON-RPC error's message, an HTTP error body) and the model
+    // reads it: cut at 512 UTF-8 bytes, then `...`, as every peer text is (issue #31).
     return new McpTransportError(
-      `${prefix}${describe(error)}`,
+      `${prefix}${boundPeerText(describe(error))}`,
       this.handlerName,
       { rpcCode: rpcCodeOf(error, sdk), httpStatus: httpStatusOf(error, sdk), causeCode: causeCodeOf(error) },
       { cause: error },

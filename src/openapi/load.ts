@@ -3,6 +3,7 @@ import type * as Undici from "undici";
 import type * as Yaml from "yaml";
 import {
   AbortedError,
+  boundPeerText,
   InvalidOptionError,
   OmniaToolsError,
   TimeoutError,
@@ -86,7 +87,8 @@ export interface LoadOpenApiOptions {
  *   nor a YAML mapping: the reason is JSON's, as Omnia reports it),
  *   `… failed to fetch OpenAPI spec: failed to parse spec as YAML: <reason>` (a YAML spec
  *   whose aliases expand past the bound),
- *   `… failed to resolve the OpenAPI spec: <reason>` (a `$ref` pointing nowhere),
+ *   `… failed to resolve the OpenAPI spec: <reason>` (a `$ref` pointing nowhere; the reason
+ *   quotes the spec, and is cut at 512 UTF-8 bytes, then `...`),
  *   and those of {@link deriveOpenApiOperations}
  * @throws AbortedError when `options.signal` aborts; InvalidOptionError for a bad handler or option
  * @example
@@ -128,7 +130,8 @@ export async function loadOpenApiOperations(handler: OpenApiHandlerInput, option
     // stay as object cycles; the input schemas cut them.
     resolved = await dereference(document as Parameters<typeof dereference>[0], { resolve: { external: false }, dereference: { circular: true } });
   } catch (error) {
-    throw new OpenApiSpecError(handler.name, `failed to resolve the OpenAPI spec: ${messageOf(error)}`, { cause: error });
+    // The parser's text quotes the spec's `$ref`: cut at 512 UTF-8 bytes, as every peer text the model reads (issue #31).
+    throw new OpenApiSpecError(handler.name, `failed to resolve the OpenAPI spec: ${boundPeerText(messageOf(error))}`, { cause: error });
   }
   return deriveOpenApiOperations(handler, resolved, { specURL: config.specURL, logger: options.logger, pinOriginToSpec: options.pinOriginToSpec });
 }

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, Logger } from "../core/index.js";
+import { boundPeerText, type JsonObject, type JsonValue, type Logger } from "../core/index.js";
 import { OpenApiSpecError } from "./errors.js";
 import type { OpenApiHandlerInput, OpenApiMethod, OpenApiOperation, OpenApiParameter, OpenApiParameterLocation } from "./types.js";
 
@@ -76,7 +76,9 @@ interface ParameterInfo extends OpenApiParameter {
  * @throws OpenApiSpecError (`ERR_OMNIA_OPENAPI_SPEC`) for no base URL
  *   (`no base URL configured and none found in spec`), no `paths`
  *   (`failed to parse operations: no paths found in spec`), or two kept
- *   operations with the same tool name
+ *   operations with the same tool name (`two operations have the tool name
+ *   "<name>": <METHOD> <path> and <METHOD> <path>`, cut at 512 UTF-8 bytes,
+ *   then `...`: every word of it is the spec's)
  * @public
  */
 export function deriveOpenApiOperations(handler: OpenApiHandlerInput, document: unknown, options: DeriveOpenApiOptions = {}): readonly OpenApiOperation[] {
@@ -113,7 +115,8 @@ export function deriveOpenApiOperations(handler: OpenApiHandlerInput, document: 
       if (filter.length > 0 && !filter.includes(name)) continue;
       const where = `${method} ${path}`;
       const prior = seen.get(name);
-      if (prior !== undefined) throw new OpenApiSpecError(handlerName, `two operations have the tool name ${JSON.stringify(name)}: ${prior} and ${where}`);
+      // Every word after the handler's name is the spec's: cut at 512 UTF-8 bytes, as every peer text the model reads (issue #31).
+      if (prior !== undefined) throw new OpenApiSpecError(handlerName, boundPeerText(`two operations have the tool name ${JSON.stringify(name)}: ${prior} and ${where}`));
       seen.set(name, where);
       const { parameters, bodySchema } = collectParameters(item, op, options.logger, where);
       out.push(

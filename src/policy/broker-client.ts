@@ -4,7 +4,7 @@ import type { Agent, Dispatcher } from "undici";
 import { InvalidOptionError, noopLogger, offSharedAbort, onSharedAbort, rejectUnknownOptions, systemClock, TimeoutError, toError, type Clock, type HttpDispatcher, type Logger } from "../core/index.js";
 import { marshalDecisionRequest } from "./broker-request.js";
 import { decodeDecisionResponse, type DecisionResponse } from "./broker-response.js";
-import { goQuote } from "../core/index.js";
+import { boundPeerText, goQuote } from "../core/index.js";
 import { POLICY_UNREACHABLE_REASON, type Decision, type DecisionRequest, type PolicyAudit } from "./types.js";
 
 /** undici, loaded on the first decision sent through the client's own `Agent`, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
@@ -98,6 +98,8 @@ const KNOWN_OPTIONS = new Set(["url", "timeoutMs", "failOpen", "dispatcher", "cl
  * - otherwise denies with reason `<message> (rule "<deniedBy>")`, so the
  *   outcome reads `tool call denied by policy: nope (rule "rule1")` (and
  *   `tool call denied by policy:  (rule "")` for a `{}` answer);
+ * - `message` and `deniedBy` are each cut at 512 UTF-8 bytes (a character
+ *   boundary), then `...`, in the reason and in the audit;
  * - a transport failure (refused, timeout, non-200, undecodable body, the
  *   call's signal aborting) is logged as `policy broker unreachable` and
  *   denies, fail closed, unless `failOpen`.
@@ -208,19 +210,23 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
  * (Omnia `enforcePolicy`); a denial's reason is `<message> (rule %q)`.
  */
 function toDecision(response: DecisionResponse, request: DecisionRequest, logger: Logger): Decision {
+  // The broker's texts reach the model (a denial) and the record (an audit): each is cut at
+  // 512 UTF-8 bytes, then `...`, as every peer text is (issue #31).
+  const message = boundPeerText(response.message);
+  const deniedBy = boundPeerText(response.deniedBy);
   if (!response.allow && !response.wouldDeny) {
-    return { allow: false, reason: policyDenialReason(response.message, response.deniedBy) };
+    return { allow: false, reason: policyDenialReason(message, deniedBy) };
   }
   const injected = response.injectedHeaders;
   const headers = injected !== null && Object.keys(injected).length > 0 ? { ...injected } : undefined;
   let audit: PolicyAudit | undefined;
   if (response.wouldDeny) {
-    audit = { deniedBy: response.deniedBy, message: response.message };
+    audit = { deniedBy, message };
     logger.info("policy would deny (audit mode)", {
       toolName: request.toolName,
       registryName: request.registryName,
-      deniedBy: response.deniedBy,
-      message: response.message,
+      deniedBy,
+      message,
       mode: response.mode,
     });
   }
