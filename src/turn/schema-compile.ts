@@ -26,7 +26,8 @@ export interface SubSchema {
   properties: [string, SubSchema][];
   propertyNames: Set<string>;
   additionalProperties: boolean | SubSchema | undefined;
-  patternProperties: [GoRegexp, SubSchema][] | undefined;
+  /** Each key's regexp, its schema, and the key itself (named when a match runs out of budget). */
+  patternProperties: [GoRegexp, SubSchema, string][] | undefined;
   propertyNamesSchema: SubSchema | undefined;
   dependencies: Map<string, string[] | SubSchema> | undefined;
   items: SubSchema[];
@@ -435,7 +436,7 @@ class Compiler {
           if (re === undefined) fail(`Invalid regex pattern '${k}'`);
           const child = newSub();
           this.parse(pp.get(k), child, d, dc);
-          cur.patternProperties.push([re, child]);
+          cur.patternProperties.push([re, child, k]);
         }
       }
     }

@@ -3,7 +3,7 @@
 // backtracking engine would not.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compileGoRegexp } from "./schema-regex.js";
+import { compileGoRegexp, RegexBudgetExceeded } from "./schema-regex.js";
 
 function match(pattern: string, text: string): boolean | "invalid" {
   const re = compileGoRegexp(pattern);
@@ -47,4 +47,42 @@ test("nested quantifiers match in time linear in the text", () => {
   assert.equal(match("^(a+)+$", `${"a".repeat(50_000)}!`), false);
   assert.equal(match("^(\\w+\\s?)*$", `${"a ".repeat(50_000)}!`), false);
   assert.equal(match("^(\\w+\\s?)*$", "a ".repeat(50_000)), true);
+});
+
+test("Go's repeatIsValid: nested counted repetitions make at most 1000 copies (issue #31 item 9)", () => {
+  const cases: readonly [string, boolean][] = [
+    ["x{1000}", true],
+    ["x{1001}", false],
+    ["(?:x{10}){100}", true],
+    ["(?:x{10}){101}", false],
+    ["(?:x{999}){99}z", false],
+    ["(?:x{2}){500}", true],
+    ["(?:x{2}){501}", false],
+    ["(?:(?:x{2}){2}){250}", true],
+    ["(?:(?:x{2}){2}){251}", false],
+    ["(?:x{10,}){100}", true],
+    ["(?:x{11,}){100}", false],
+    ["(?:x{0}){1000}", true],
+    ["(?:x*){1000}", true],
+    ["(?:x+){1000}", true],
+    ["(?:x?){1000}", true],
+    ["(?:x{1}){1000}", true],
+    ["a{2}b{1000}", true],
+    ["(?:a{1000}|b{1000}){1}", true],
+  ];
+  for (const [pattern, valid] of cases) assert.equal(compileGoRegexp(pattern) !== undefined, valid, pattern);
+});
+
+test("a match takes its steps from a budget and throws RegexBudgetExceeded once it is spent", () => {
+  const re = compileGoRegexp(`${"x{1000}".repeat(20)}z`)!;
+  const budget = { left: 100_000, total: 100_000 };
+  assert.throws(
+    () => re.test("x".repeat(5000), budget),
+    (e: unknown) => e instanceof RegexBudgetExceeded && e.total === 100_000 && e.message === "regex budget of 100000 steps exceeded",
+  );
+  assert.ok(budget.left < 0);
+  // A benign pattern spends a few steps per character: 1,000 characters stay far inside 100,000 steps.
+  const benign = { left: 100_000, total: 100_000 };
+  assert.equal(compileGoRegexp("^[a-z]+$")!.test("a".repeat(1000), benign), true);
+  assert.equal(benign.left, 94_004);
 });

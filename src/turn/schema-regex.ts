@@ -188,6 +188,29 @@ function unicodeProperty(name: string): RegExp | undefined {
 
 const ANY: readonly Range[] = [[0, 0x10ffff]];
 
+/**
+ * Go's `repeatIsValid` (regexp/syntax): whether the repetitions nested in
+ * `node` make at most `n` copies of the innermost thing: each repetition's
+ * count (its max, or its min when unbounded; a `{0}` is not walked) must not
+ * exceed what is left, and divides it for what it nests. So `(?:x{999}){99}`
+ * is `invalid repeat count` (99 × 999 copies), as under Go. Go calls it only
+ * for a counted repetition whose min or max is at least 2, which bounds the
+ * depth of a re-walk to 9 and keeps the parser linear.
+ */
+function repeatIsValid(node: Node, n: number): boolean {
+  if (node.t === "rep") {
+    if (node.max === 0) return true;
+    const m = node.max < 0 ? node.min : node.max;
+    if (m > n) return false;
+    if (m > 0) n = Math.floor(n / m);
+    return repeatIsValid(node.node, n);
+  }
+  if (node.t === "cat" || node.t === "alt") {
+    for (const item of node.items) if (!repeatIsValid(item, n)) return false;
+  }
+  return true;
+}
+
 class Translator {
   private i = 0;
   private readonly flags: Flags[] = [{ i: false, m: false, s: false, U: false }];
@@ -249,6 +272,7 @@ class Translator {
   private repeats(atom: Node): Node {
     let out = atom;
     let repeated = false;
+    let counted = false;
     for (;;) {
       const c = this.peek();
       let min: number;
@@ -264,6 +288,7 @@ class Translator {
         this.i += r.len;
         min = r.min;
         max = r.max;
+        counted = true;
       } else {
         return out;
       }
@@ -271,6 +296,8 @@ class Translator {
       repeated = true;
       if (this.peek() === 0x3f) this.i++; // non-greedy: the same set of matches
       out = { t: "rep", min, max, node: out };
+      // Go's parser: a counted repetition of 2 or more may not make more than 1000 copies of what it nests.
+      if (counted && (min >= 2 || max >= 2) && !repeatIsValid(out, MAX_REPEAT)) throw new Re2SyntaxError("invalid repeat count");
     }
   }
 
@@ -633,10 +660,44 @@ function isWordChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || (c >= 0x61 && c <= 0x7a);
 }
 
+/**
+ * The regex work one validation may spend: {@link REGEX_STEP_BASE} steps plus
+ * {@link REGEX_STEPS_PER_UNIT} per UTF-16 unit of the validated JSON text,
+ * shared by every `pattern` and `patternProperties` match of that validation.
+ * A step is one NFA thread state visited or advanced. Benign patterns spend a
+ * few steps per character; a pattern whose program is large (tens of
+ * thousands of instructions, as a schema a peer listed can be) spends up to
+ * the program size per character, and is stopped here instead of blocking
+ * the event loop for minutes.
+ * @internal
+ */
+export const REGEX_STEP_BASE = 1_000_000;
+/** See {@link REGEX_STEP_BASE}. @internal */
+export const REGEX_STEPS_PER_UNIT = 64;
+
+/** The steps a validation has left; {@link RegexBudgetExceeded} when they run out. @internal */
+export interface RegexBudget {
+  left: number;
+  /** The whole budget, for the error text. */
+  readonly total: number;
+}
+
+/** A match ran out of its validation's {@link RegexBudget}. @internal */
+export class RegexBudgetExceeded extends Error {
+  constructor(readonly total: number) {
+    super(`regex budget of ${total} steps exceeded`);
+  }
+}
+
 /** A compiled Go regular expression. @internal */
 export interface GoRegexp {
-  /** regexp.MatchString: whether the pattern matches anywhere in the text. */
-  test(text: string): boolean;
+  /**
+   * regexp.MatchString: whether the pattern matches anywhere in the text.
+   * With `budget`, each step is taken from it, and the match throws
+   * {@link RegexBudgetExceeded} once it is spent (at most one text position
+   * of work past it).
+   */
+  test(text: string, budget?: RegexBudget): boolean;
 }
 
 class NfaRegexp implements GoRegexp {
@@ -647,9 +708,10 @@ class NfaRegexp implements GoRegexp {
     this.marks = new Int32Array(insts.length);
   }
 
-  test(text: string): boolean {
+  test(text: string, budget?: RegexBudget): boolean {
     const insts = this.insts;
     const n = text.length;
+    let steps = 0;
     let clist: number[] = [];
     let nlist: number[] = [];
     const stack: number[] = [];
@@ -671,6 +733,7 @@ class NfaRegexp implements GoRegexp {
       stack.push(0);
       while (stack.length > 0) {
         const pc = stack.pop() as number;
+        steps++;
         if (marks[pc] === stamp) continue;
         marks[pc] = stamp;
         const inst = insts[pc] as Inst;
@@ -714,7 +777,13 @@ class NfaRegexp implements GoRegexp {
       }
       if (pos >= n) return false;
       const next: number[] = nlist;
+      steps += clist.length;
       for (const pc of clist) if (inSet((insts[pc] as Inst).set as CharSet, cur)) next.push(pc + 1);
+      if (budget !== undefined) {
+        budget.left -= steps;
+        steps = 0;
+        if (budget.left < 0) throw new RegexBudgetExceeded(budget.total);
+      }
       nlist = next;
       clist = [];
       prev = cur;

@@ -7,6 +7,8 @@ import { canonicalJson, type SubSchema } from "./schema-compile.js";
 import { checkFormat } from "./schema-format.js";
 import { GoNumber, type JNode, type JObject } from "./schema-json.js";
 import { decCmp, decIsMultiple, literalIsInt, parseDec, type Dec } from "./schema-number.js";
+import { RegexBudgetExceeded, type GoRegexp, type RegexBudget } from "./schema-regex.js";
+import { boundPeerText } from "../core/index.js";
 
 /** Validation deeper than this many nested schema levels stops with an error. @internal */
 export const MAX_VALIDATION_DEPTH = 1000;
@@ -52,6 +54,17 @@ class TooDeep extends Error {
   }
 }
 
+/** A pattern match ran out of the validation's regex budget: validation stops there. */
+class PatternTooCostly extends Error {
+  constructor(
+    readonly ctx: Ctx,
+    readonly pattern: string,
+    readonly steps: number,
+  ) {
+    super("pattern too costly");
+  }
+}
+
 function kindOf(v: JNode): string {
   if (v === null) return "null";
   if (typeof v === "boolean") return "boolean";
@@ -87,6 +100,18 @@ function canonicalOrNull(v: JNode): string | undefined {
 
 class Validator {
   private depth = 0;
+
+  constructor(private readonly budget: RegexBudget | undefined) {}
+
+  /** `re.test(text)` on the validation's budget; past it, validation stops naming the pattern. */
+  private matches(re: GoRegexp, text: string, pattern: string, ctx: Ctx): boolean {
+    try {
+      return re.test(text, this.budget);
+    } catch (e) {
+      if (e instanceof RegexBudgetExceeded) throw new PatternTooCostly(ctx, pattern, e.total);
+      throw e;
+    }
+  }
 
   sub(s: SubSchema, node: JNode, ctx: Ctx): Result {
     const r = new Result();
@@ -347,8 +372,8 @@ class Validator {
         const found = s.propertyNames.has(key);
         let matched = false;
         if (pp !== undefined) {
-          for (const [re, child] of pp) {
-            if (re.test(key)) {
+          for (const [re, child, source] of pp) {
+            if (this.matches(re, key, source, ctx)) {
               matched = true;
               r.merge(this.sub(child, value, { head: key, tail: ctx }));
             }
@@ -385,7 +410,7 @@ class Validator {
         r.add(ctx, () => `String length must be less than or equal to ${max}`);
       }
     }
-    if (s.pattern !== undefined && !s.pattern.test(value)) {
+    if (s.pattern !== undefined && !this.matches(s.pattern, value, s.patternText, ctx)) {
       const p = s.patternText;
       r.add(ctx, () => `Does not match pattern '${p}'`);
     }
@@ -397,23 +422,34 @@ class Validator {
   }
 }
 
-/** The outcome of validating one value. @internal */
-export type Validation = { readonly ok: true; readonly errors: readonly string[] } | { readonly ok: false; readonly tooDeepAt: string };
+/**
+ * The outcome of validating one value: `errors`, or `stopped`, the one
+ * `<field>: <description>` entry of a validation that could not finish.
+ * @internal
+ */
+export type Validation = { readonly ok: true; readonly errors: readonly string[] } | { readonly ok: false; readonly stopped: string };
 
 /**
  * Validates a decoded value (gojsonschema Schema.Validate after decoding):
  * `errors` is gojsonschema's list of `<field>: <description>` strings, empty
  * when the value is valid. Nesting beyond {@link MAX_VALIDATION_DEPTH} schema
- * levels (only reachable through recursive `$ref`s) is not validated.
+ * levels (only reachable through recursive `$ref`s) is not validated. With
+ * `budget`, every `pattern` and `patternProperties` match takes its steps
+ * from it; once it is spent the validation stops with
+ * `<field>: Matching pattern '<pattern>' needs more than the <n> regex steps this value may spend`
+ * (the pattern cut at 512 UTF-8 bytes).
  * @internal
  */
-export function validateValue(root: SubSchema, value: JNode): Validation {
-  const v = new Validator();
+export function validateValue(root: SubSchema, value: JNode, budget?: RegexBudget): Validation {
+  const v = new Validator(budget);
   const r = new Result();
   try {
     v.recursive(root, value, r, ROOT);
   } catch (e) {
-    if (e instanceof TooDeep) return { ok: false, tooDeepAt: field(e.ctx) };
+    if (e instanceof TooDeep) return { ok: false, stopped: `${field(e.ctx)}: Nesting deeper than ${MAX_VALIDATION_DEPTH} schema levels is not validated` };
+    if (e instanceof PatternTooCostly) {
+      return { ok: false, stopped: `${field(e.ctx)}: Matching pattern '${boundPeerText(e.pattern)}' needs more than the ${e.steps} regex steps this value may spend` };
+    }
     throw e;
   }
   return { ok: true, errors: r.errors };

@@ -40,7 +40,8 @@
 
 import { compileSchema, canonicalJson, type Compiled } from "./schema-compile.js";
 import { GoNumber, readGoJson, type JNode, type JsonRead } from "./schema-json.js";
-import { MAX_VALIDATION_DEPTH, validateValue } from "./schema-validate.js";
+import { validateValue } from "./schema-validate.js";
+import { REGEX_STEP_BASE, REGEX_STEPS_PER_UNIT } from "./schema-regex.js";
 
 /**
  * The verdict on a call's arguments. When not ok, `error` is the stage's
@@ -128,8 +129,10 @@ function run(toolName: string, schemaText: string, dataText: string, what: "inpu
     if (!read.ok) return { kind: "error", class: "not_json", error: `validation error for tool ${toolName}: ${read.message}` };
     value = read.value;
   }
-  const v = validateValue(compiled.root, value);
-  if (!v.ok) return { kind: "invalid", list: `[${v.tooDeepAt}: Nesting deeper than ${MAX_VALIDATION_DEPTH} schema levels is not validated]` };
+  // The regex work is bounded by the size of what is validated (an empty or `null` text validates `{}`).
+  const total = REGEX_STEP_BASE + REGEX_STEPS_PER_UNIT * dataText.length;
+  const v = validateValue(compiled.root, value, { left: total, total });
+  if (!v.ok) return { kind: "invalid", list: `[${v.stopped}]` };
   if (v.errors.length === 0) return { kind: "valid" };
   return { kind: "invalid", list: `[${v.errors.join(" ")}]` };
 }
