@@ -9,7 +9,7 @@ import { createManualClock } from "../testing/index.js";
 import { grpcAttempt } from "./grpc.js";
 
 // Which options reach the client: the wire itself is covered by the gRPC fault matrix
-// (test/faults/grpc-faults.test.ts); this pins when the call is linked to a signal.
+// (test/security/grpc-faults.test.ts); this pins when the call is linked to a signal.
 function prepared(timeout: string) {
   const registry = loadToolRegistry(`handlers:\n  - name: h\n    type: grpc\n    timeout: ${timeout}\n    tool: { name: t, description: d, inputSchema: { type: object } }\n    grpcConfig: { endpoint: "127.0.0.1:1" }\n`);
   const seen: ToolServiceCallOptions[] = [];

@@ -17,9 +17,9 @@ import { GrpcStatusError, serveToolService, type ToolImplementations } from "../
 import { TimeoutError } from "../../src/core/index.js";
 import type { ManualClock } from "../../src/testing/index.js";
 import { closedPort } from "../helpers/resources.js";
-import { faultTest, grpcRegistry, rig, expectError, expectTenFailuresOpen, closedSnapshot, expectOpen, CIRCUIT_OPEN, type FaultContext } from "./helpers/harness.js";
-import { answer, grpcFrame, GRPC_OK_HEADERS, rawResultJsonBytes, startH2Backend, toolResponseBytes } from "./helpers/h2-backend.js";
-import { createMismatchFixture } from "./helpers/tls.js";
+import { faultTest, grpcRegistry, rig, expectError, expectTenFailuresOpen, closedSnapshot, expectOpen, CIRCUIT_OPEN, type FaultContext } from "../faults/helpers/harness.js";
+import { answer, grpcFrame, GRPC_OK_HEADERS, rawResultJsonBytes, startH2Backend, toolResponseBytes } from "../faults/helpers/h2-backend.js";
+import { createMismatchFixture } from "../faults/helpers/tls.js";
 
 /** serveToolService with one tool `t`, counting its executions; closed at the end of the test. */
 async function toolBackend(ctx: FaultContext, execute: ToolImplementations[string]["execute"], tls?: { cert: string; key: string }) {

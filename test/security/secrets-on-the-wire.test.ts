@@ -20,8 +20,8 @@ import type { PolicyDecide } from "../../src/policy/index.js";
 import type { ToolOutcome } from "../../src/executor/index.js";
 import { pathEscape } from "../../src/http/index.js";
 import { settle } from "../helpers/settle.js";
-import { faultTest, grpcRegistry, httpRegistry, rig, expectError, type Rig } from "./helpers/harness.js";
-import { httpResponse, startRawHttpBackend, type RawRequest } from "./helpers/raw-http.js";
+import { faultTest, grpcRegistry, httpRegistry, rig, expectError, type Rig } from "../faults/helpers/harness.js";
+import { httpResponse, startRawHttpBackend, type RawRequest } from "../faults/helpers/raw-http.js";
 
 const SENTINEL = "Bearer SENTINEL-caller-7f3a";
 

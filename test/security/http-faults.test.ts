@@ -15,9 +15,9 @@ import { TimeoutError } from "../../src/core/index.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { closedPort } from "../helpers/resources.js";
 import type { ManualClock } from "../../src/testing/index.js";
-import { faultTest, httpRegistry, rig, expectError, expectTenFailuresOpen, closedSnapshot, expectOpen, CIRCUIT_OPEN } from "./helpers/harness.js";
-import { startRawHttpBackend, httpResponse } from "./helpers/raw-http.js";
-import { createMismatchFixture, startHttpsBackend } from "./helpers/tls.js";
+import { faultTest, httpRegistry, rig, expectError, expectTenFailuresOpen, closedSnapshot, expectOpen, CIRCUIT_OPEN } from "../faults/helpers/harness.js";
+import { startRawHttpBackend, httpResponse } from "../faults/helpers/raw-http.js";
+import { createMismatchFixture, startHttpsBackend } from "../faults/helpers/tls.js";
 
 faultTest("connection refused: `Post \"<url>\": dial tcp <host>: connect: connection refused`, a network-class breaker failure", async (ctx) => {
   const port = await closedPort();
