@@ -11,6 +11,12 @@ import { GrpcStatusError } from "./errors.js";
  *   connect would say `Internal` or `Aborted` for some of them.
  * - connect's deadline text `the operation timed out` becomes grpc-go's
  *   `context deadline exceeded`, so a deadline reads the same as in Omnia.
+ * - A response over the 4 MiB receive limit is grpc-go's `ResourceExhausted`
+ *   with grpc-go's text: `grpc: received message larger than max (<n> vs. 4194304)`,
+ *   or, when it only passes the limit once decompressed,
+ *   `grpc: received message after decompression larger than max 4194304`
+ *   (connect words both its own way, and a decompression failure carries a
+ *   Node error, which would otherwise read as `UNAVAILABLE`).
  * - The message is the peer's text, and the model reads it: it is cut at 512
  *   UTF-8 bytes (a character boundary), then `...`, as `serveToolService`
  *   cuts `error_message` (issue #31: a 60,000-character `grpc-message`
@@ -23,9 +29,22 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
   let code: number = ce.code;
   // OpenSSL's texts end in a newline: keep the model-visible line clean.
   let text = boundPeerText(ce.rawMessage.trim());
+  const tooLarge = code === Code.ResourceExhausted ? grpcGoTooLarge(ce.rawMessage) : undefined;
+  if (tooLarge !== undefined) return new GrpcStatusError(code, tooLarge, { cause: reason });
   if (code === Code.DeadlineExceeded) text = grpcGoStatusMessage(code, text);
   else if (code !== Code.DeadlineExceeded && code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
   return new GrpcStatusError(code, text, { cause: reason });
+}
+
+/** connect's two receive-limit texts, in grpc-go's words; undefined for any other text. */
+function grpcGoTooLarge(message: string): string | undefined {
+  const sized = /^message size (\d+) is larger than configured readMaxBytes (\d+)$/.exec(message);
+  if (sized !== null) return `grpc: received message larger than max (${sized[1]} vs. ${sized[2]})`;
+  const unsized = /^message size is larger than configured readMaxBytes (\d+)$/.exec(message);
+  if (unsized !== null) return `grpc: received message larger than max ${unsized[1]}`;
+  const decompressed = /^message is larger than configured readMaxBytes (\d+) after decompression$/.exec(message);
+  if (decompressed !== null) return `grpc: received message after decompression larger than max ${decompressed[1]}`;
+  return undefined;
 }
 
 /** Whether an error in the cause chain is a Node system, TLS or HTTP/2 error (a string `code`). */
