@@ -74,3 +74,37 @@ handlers:
     await Promise.all([http.close(), openapi.close(), grpc.close(), mcp.close()]);
   }
 });
+
+test("the caller's Authorization never reaches an OpenAPI or MCP backend, a record or an outcome", async () => {
+  const SENTINEL = "Bearer SENTINEL-caller-7f3a";
+  const openapi = await startOpenApiServer();
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  const registry = loadToolRegistry(`
+handlers:
+  - { name: o, type: openapi, openAPIConfig: { specURL: "${openapi.specURL}", operationFilter: [getPetById] } }
+  - { name: m, type: mcp, mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" } }
+`);
+  const recorder = new MemoryRecorder();
+  const ex = createToolExecutor({ registry, recorder });
+  try {
+    await ex.refresh();
+    // The identity as a facade's metadata would carry it, with the caller's token smuggled in as extra fields.
+    const identity = Object.assign({ userId: "u1" }, { authorization: SENTINEL, Authorization: SENTINEL, token: SENTINEL });
+    const outs = [await ex.execute({ id: "o", name: "getPetById", arguments: '{"petId":"7"}' }, { identity }), await ex.execute({ id: "m", name: "echo", arguments: '{"text":"hi"}' }, { identity })];
+    assert.deepEqual(outs.map((o) => (o.status === "error" ? o.message : o.status)), ["success", "success"]);
+    const sent = [...openapi.apiRequests().map((r) => r.headers), ...mcp.requests.filter((r) => r.rpcMethod === "tools/call").map((r) => r.headers)];
+    assert.deepEqual(
+      sent.map((h) => [h["authorization"] ?? "-", h["x-omnia-user-id"] ?? "-"]),
+      [
+        ["-", "u1"],
+        // An MCP call carries the handler's credential and broker-injected headers only, no identity headers.
+        ["-", "-"],
+      ],
+    );
+    assert.equal(JSON.stringify({ sent, records: recorder.records, outs }).includes("SENTINEL"), false);
+  } finally {
+    await ex.close();
+    await openapi.close();
+    await mcp.close();
+  }
+});

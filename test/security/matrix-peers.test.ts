@@ -112,3 +112,24 @@ handlers:
     await backend.close();
   }
 });
+
+test("session-api: with 100 writes stuck, at most 1000 more wait; the rest are dropped and counted, never queued without bound", { timeout: 60_000 }, async () => {
+  const api = await startHttpServer(() => {}); // never answers
+  const clock = createManualClock(0);
+  const recorder = createSessionApiRecorder({ url: api.url, clock });
+  const row = { toolName: "t", handlerName: "h", handlerType: "http" as const, execution: "server" as const, arguments: "{}", startedAt: 0 };
+  try {
+    for (let i = 0; i < 1150; i++) void recorder.start({ ...row, callId: `c${i}`, sessionId: "s1" });
+    await until(() => api.requests.length === 100);
+    assert.deepEqual(recorder.stats(), { written: 0, dropped: { "queue-full": 50 } });
+    // Each round of 100 writes ends at its 30 s timeout; the next 100 waiting ones start.
+    for (let round = 1; round <= 11; round++) {
+      clock.advance(30_000);
+      await until(() => recorder.stats().dropped["failed"] === 100 * round && api.requests.length === Math.min(1100, 100 * (round + 1)));
+    }
+    await recorder.flush();
+    assert.deepEqual(recorder.stats(), { written: 0, dropped: { "queue-full": 50, failed: 1100 } });
+  } finally {
+    await api.close();
+  }
+});

@@ -10,6 +10,7 @@ import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor } from "../../src/executor/index.js";
 import { startHttpServer, type TestServer } from "../helpers/http-server.js";
 import { createCaptureLogger } from "../helpers/capture-logger.js";
+import { MemoryRecorder } from "../../src/testing/index.js";
 
 async function thirdParty(): Promise<{ port: number; seen: { url: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
   const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
@@ -58,7 +59,8 @@ handlers:
     auth: { type: bearer, secretRef: { name: s, key: k } }
     openAPIConfig: { specURL: "${api.url}/spec.json", baseURL: "${api.url}/tenant-a/api" }
 `);
-  const ex = createToolExecutor({ registry, logger, secrets: () => "tok" });
+  const recorder = new MemoryRecorder();
+  const ex = createToolExecutor({ registry, logger, recorder, secrets: () => "tok" });
   try {
     await ex.refresh();
     assert.deepEqual(ex.tools.map((t) => t.name), ["getPet"]);
@@ -85,6 +87,7 @@ handlers:
     const ok = await ex.execute({ id: "ok", name: "getPet", arguments: '{"id":"7"}' });
     assert.equal(ok.status === "success" && ok.resultJson, '{"ok":true}');
     assert.deepEqual(api.requests.map((r) => r.url), ["/spec.json", "/tenant-a/api/pets/7"]);
+    assert.deepEqual(recorder.records.map((r) => `${r.callId} ${r.status}`), ["steal error", "climb error", "authority error", "ok success"]);
     assert.deepEqual(other.seen, []);
   } finally {
     await ex.close();
