@@ -64,3 +64,29 @@ handlers:
     await mcp.close();
   }
 });
+
+test("an MCP stdio child that never answers a call: the call ends at the handler timeout on the clock, typed, recorded once; the child is kept", { timeout: 30_000 }, async () => {
+  const clock = createManualClock(0);
+  const recorder = new MemoryRecorder();
+  const registry = loadToolRegistry({
+    handlers: [
+      { name: "s", type: "mcp", timeout: "2s", mcpConfig: { transport: "stdio", command: process.execPath, args: ["--import", "tsx", "test/fixtures/mcp-stdio-server.ts"] } },
+    ],
+  });
+  const ex = createToolExecutor({ registry, clock, recorder });
+  try {
+    await ex.refresh();
+    const pending = ex.execute({ id: "h", name: "hang", arguments: "{}" });
+    await until(() => clock.pendingTimers() > 0);
+    clock.advance(2000);
+    const out = await pending;
+    const echo = await ex.execute({ id: "e", name: "echo", arguments: '{"text":"still here"}' });
+    assert.deepEqual(
+      [out.status, out.status === "error" && out.error.code, out.status === "error" && out.message, echo.status === "success" && echo.resultJson],
+      ["error", "ERR_OMNIA_TIMEOUT", "timed out after 2000ms", '"still here"'],
+    );
+    assert.deepEqual(recorder.records.map((r) => `${r.callId} ${r.status}`), ["h error", "e success"]);
+  } finally {
+    await ex.close();
+  }
+});
