@@ -261,6 +261,7 @@ class McpToolClientImpl implements McpToolClient {
   private discovered: readonly McpToolDescriptor[] | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
+  private warnedReadBuffer = false;
 
   constructor(handler: ValidHandler, options: McpToolClientOptions, connectTimeoutMs: number) {
     this.handler = handler;
@@ -420,7 +421,11 @@ class McpToolClientImpl implements McpToolClient {
 
   private async openSession(): Promise<Session> {
     const sdk = await loadMcpSdk();
-    const transport = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger);
+    const transport = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger, () => {
+      if (this.warnedReadBuffer) return;
+      this.warnedReadBuffer = true;
+      this.logger.warn("mcp: this MCP SDK's stdio transport has no read buffer to replace; its own one reads each line in time quadratic in the line's size", { handler: this.handlerName });
+    });
     const client = new sdk.Client({ ...MCP_CLIENT_INFO }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL_VALIDATOR });
     const session: Session = { sdk, client, transport, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined };
     this.open.add(session);
