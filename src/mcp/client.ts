@@ -262,6 +262,7 @@ class McpToolClientImpl implements McpToolClient {
   private discovered: readonly McpToolDescriptor[] | undefined;
   private closed = false;
   private closing: Promise<void> | undefined;
+  private warnedReadBuffer = false;
 
   constructor(handler: ValidHandler, options: McpToolClientOptions, connectTimeoutMs: number) {
     this.handler = handler;
@@ -270,7 +271,7 @@ class McpToolClientImpl implements McpToolClient {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? noopLogger;
     this.connectTimeoutMs = connectTimeoutMs;
-    this.http = new McpHttp(handler.name, options.headers, options.dispatcher);
+    this.http = new McpHttp(handler.name, options.headers, options.dispatcher, (session, error) => this.onCap(session, error));
     if (handler.kind === "stdio" && options.headers !== undefined) {
       this.logger.debug("mcp: stdio has no header channel; the header provider is ignored", { handler: handler.name });
     }
@@ -355,13 +356,14 @@ class McpToolClientImpl implements McpToolClient {
         const fatal = this.settleFailure(error, session, scope);
         if (fatal !== undefined) throw fatal;
         // stdio has no HTTP request to account for: whatever was written to the child may have run.
-        if (!resent && this.transport !== "stdio" && (await undelivered(exchange, scope.signal))) {
+        if (!resent && this.transport !== "stdio" && session.capFailure === undefined && (await undelivered(exchange, scope.signal))) {
           this.logger.debug("mcp: the request did not reach a server that knows the session; reconnecting", { handler: this.handlerName, session: session.id });
           this.retire(session);
           continue;
         }
         if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
-        throw this.transportError(failPrefix, error, session.sdk);
+        // A session ended by an answer past the cap fails its requests with that cause, not with the closed connection it left.
+        throw this.transportError(failPrefix, session.capFailure ?? error, session.sdk);
       }
     }
   }
@@ -421,9 +423,13 @@ class McpToolClientImpl implements McpToolClient {
 
   private async openSession(): Promise<Session> {
     const sdk = await loadMcpSdk();
-    const transport = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger);
+    const transport = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger, () => {
+      if (this.warnedReadBuffer) return;
+      this.warnedReadBuffer = true;
+      this.logger.warn("mcp: this MCP SDK's stdio transport has no read buffer to replace; its own one reads each line in time quadratic in the line's size", { handler: this.handlerName });
+    });
     const client = new sdk.Client({ ...MCP_CLIENT_INFO }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL_VALIDATOR });
-    const session: Session = { sdk, client, transport, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined };
+    const session: Session = { sdk, client, transport, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined, capFailure: undefined };
     this.open.add(session);
     client.onclose = () => {
       if (!session.dead) this.logger.debug("mcp: session closed by the transport", { handler: this.handlerName, session: session.id });
@@ -445,7 +451,7 @@ class McpToolClientImpl implements McpToolClient {
       // stream reported it only as text.
       const auth = error instanceof McpAuthError ? error : session.authFailure;
       if (auth !== undefined && !scope.signal.aborted) throw auth;
-      const reason: unknown = scope.signal.aborted ? scope.signal.reason : error;
+      const reason: unknown = scope.signal.aborted ? scope.signal.reason : (session.capFailure ?? error);
       throw this.transportError("failed to connect MCP: ", reason, sdk);
     } finally {
       scope.dispose();
@@ -473,6 +479,19 @@ class McpToolClientImpl implements McpToolClient {
         })(),
       );
     }
+  }
+
+  /**
+   * An answer of `session` passed the message cap and was cut off: the
+   * session ends as for any transport failure, and the requests still waiting
+   * on it (whose answers may have been in that stream) fail with the cap
+   * error. The next request opens a new session.
+   */
+  private onCap(session: Session, error: Error): void {
+    if (session.capFailure !== undefined) return;
+    session.capFailure = error;
+    this.logger.debug("mcp: an answer passed the message cap; ending the session", { handler: this.handlerName, session: session.id, error: error.message });
+    this.retire(session);
   }
 
   /** Drops a session and closes it in the background (`close()` waits for it). */

@@ -6,9 +6,10 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { HttpDispatcher } from "../core/index.js";
 import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
-import type { Delivery, Exchange } from "./session.js";
+import type { Delivery, Exchange, Session } from "./session.js";
 import { MAX_MCP_MESSAGE_BYTES, type McpHeaderProvider } from "./client.js";
 import { fetchFollowingRedirects } from "./redirects.js";
+import { cappedBody, cappedEvents, isEventStream } from "./read-caps.js";
 
 /** undici, loaded on the first MCP HTTP exchange, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
 let undiciModule: typeof Undici | undefined;
@@ -30,12 +31,18 @@ export class McpHttp {
   private readonly handlerName: string;
   private readonly headerProvider: McpHeaderProvider | undefined;
   private readonly hostDispatcher: HttpDispatcher | undefined;
+  private readonly onCap: (session: Session, error: Error) => void;
   private ownAgent: Agent | undefined;
 
-  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: HttpDispatcher | undefined) {
+  /**
+   * `onCap` is called when an answer of `session` (a body, or one event of an
+   * event stream) passed the message cap and was cut off.
+   */
+  constructor(handlerName: string, headerProvider: McpHeaderProvider | undefined, hostDispatcher: HttpDispatcher | undefined, onCap: (session: Session, error: Error) => void) {
     this.handlerName = handlerName;
     this.headerProvider = headerProvider;
     this.hostDispatcher = hostDispatcher;
+    this.onCap = onCap;
   }
 
   /**
@@ -95,10 +102,15 @@ export class McpHttp {
     const request = { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher };
     // The MCP SDK asks for `redirect: "manual"` and follows a redirect only within the origin itself; a request that
     // leaves redirects to the fetch gets the library's one rule, never undici's (which forwards every custom header).
-    const response = init?.redirect === "manual" || init?.redirect === "error" ? await undici().fetch(url, request) : await fetchFollowingRedirects(undici().fetch, url, request, sensitive);
-    // A request's answer (not the session's long-lived event stream) is read at most to the message cap.
-    if (init?.method !== "POST" || response.body === null) return response as unknown as Response;
-    return capped(response as unknown as Response, MAX_MCP_MESSAGE_BYTES);
+    const response = (init?.redirect === "manual" || init?.redirect === "error" ? await undici().fetch(url, request) : await fetchFollowingRedirects(undici().fetch, url, request, sensitive)) as unknown as Response;
+    if (response.body === null) return response;
+    // Every answer is read at most to the message cap: a body in all, an event
+    // stream (the session's long-lived one, or a POST's) per event. Past it the
+    // body is cut off and the session it belongs to ends, with that error.
+    const onCap = (error: Error): void => {
+      if (exchange !== undefined) this.onCap(exchange.session, error);
+    };
+    return isEventStream(response) ? cappedEvents(response, MAX_MCP_MESSAGE_BYTES, onCap) : cappedBody(response, MAX_MCP_MESSAGE_BYTES, onCap);
   }
 
   private async provided(): Promise<Readonly<Record<string, string>> | undefined> {
@@ -122,22 +134,4 @@ export class McpHttp {
     this.ownAgent = undefined;
     if (agent !== undefined) await agent.destroy();
   }
-}
-
-/**
- * The response with its body cut off by an error once it passes `maxBytes`: a
- * hostile server cannot make the client buffer more. (The MCP SDK does not
- * surface that read error on streamable-http: such a call then ends at its
- * per-attempt timeout, with the memory bounded.)
- */
-function capped(response: Response, maxBytes: number): Response {
-  let seen = 0;
-  const limit = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      if (seen > maxBytes) controller.error(new Error(`MCP response larger than the ${maxBytes}-byte cap`));
-      else controller.enqueue(chunk);
-    },
-  });
-  return new Response((response.body as ReadableStream<Uint8Array>).pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -4,6 +4,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 
@@ -20,6 +21,8 @@ export interface McpSdk {
   readonly StdioClientTransport: typeof StdioClientTransport;
   /** The variables the SDK adds to every stdio child's environment. */
   readonly DEFAULT_INHERITED_ENV_VARS: readonly string[];
+  /** Parses one stdio line into a JSON-RPC message, as the SDK's own read buffer does. */
+  readonly deserializeMessage: typeof deserializeMessage;
   readonly McpError: typeof McpError;
   readonly ErrorCode: typeof ErrorCode;
   readonly CallToolResultSchema: typeof CallToolResultSchema;
@@ -31,11 +34,12 @@ export interface McpSdk {
  * @internal Does not follow semver.
  */
 export async function loadMcpSdk(): Promise<McpSdk> {
-  const [client, streamable, sse, stdio, types] = await Promise.all([
+  const [client, streamable, sse, stdio, stdioShared, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/shared/stdio.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   return {
@@ -46,6 +50,7 @@ export async function loadMcpSdk(): Promise<McpSdk> {
     SseError: sse.SseError,
     StdioClientTransport: stdio.StdioClientTransport,
     DEFAULT_INHERITED_ENV_VARS: stdio.DEFAULT_INHERITED_ENV_VARS,
+    deserializeMessage: stdioShared.deserializeMessage,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
     CallToolResultSchema: types.CallToolResultSchema,

@@ -35,6 +35,8 @@ export interface Session {
   readonly inflight: Set<Promise<unknown>>;
   /** The header provider's failure while this session was connecting, if any. */
   authFailure: McpAuthError | undefined;
+  /** Why the session was ended when an answer passed the message cap: what its requests still waiting fail with. */
+  capFailure: Error | undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Logger } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 import type { ValidHandler } from "./session.js";
 import { MAX_MCP_MESSAGE_BYTES } from "./client.js";
+import { installLineBuffer } from "./line-buffer.js";
 
 /**
  * The environment of a stdio server, as Omnia's runtime (Go's `exec.Cmd`)
@@ -45,10 +46,12 @@ function lookPath(command: string): string {
 
 /**
  * The SDK transport of a handler: a child process for stdio (its stderr
- * logged at debug), or an HTTP transport (sse, streamable-http) whose every
- * request goes through `fetch`.
+ * logged at debug, its stdout split into lines by a `LineBuffer`), or an HTTP
+ * transport (sse, streamable-http) whose every request goes through `fetch`.
+ * `onSdkReadBuffer` is called when the SDK's stdio transport has no read
+ * buffer to replace, and reads lines with its own (quadratic) one.
  */
-export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger): Transport {
+export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger, onSdkReadBuffer: () => void): Transport {
   const config = handler.config;
   if (handler.kind === "stdio") {
     const transport = new sdk.StdioClientTransport({
@@ -61,6 +64,7 @@ export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: Fe
       ...(config.workDir === undefined || config.workDir === "" ? {} : { cwd: config.workDir }),
       stderr: "pipe",
     });
+    if (!installLineBuffer(transport, MAX_MCP_MESSAGE_BYTES, sdk.deserializeMessage)) onSdkReadBuffer();
     transport.stderr?.on("data", (chunk: Buffer) => {
       logger.debug("mcp: stdio server stderr", { handler: handler.name, text: chunk.toString("utf8") });
     });

@@ -44,6 +44,14 @@ export interface McpHttpTestServerOptions {
   readonly tools?: readonly TestTool[];
   /** Listen on this port (to restart a server where a client expects it). Default: any free port. */
   readonly port?: number;
+  /**
+   * sse only: called with each session's event stream (GET /sse) once the SDK's
+   * transport has opened it, so that a test can write into it as a hostile
+   * server would. (On streamable-http, take the GET over with `intercept`.)
+   */
+  readonly onEventStream?: (res: ServerResponse) => void;
+  /** Sees each request (its parsed JSON body) first; returning true takes the response over, and the MCP server never sees the request. */
+  readonly intercept?: (req: IncomingMessage, body: unknown, res: ServerResponse) => boolean;
 }
 
 interface Live {
@@ -109,6 +117,7 @@ export async function startMcpHttpServer(options: McpHttpTestServerOptions): Pro
       const server = await connect(transport);
       sessions.set(transport.sessionId, { server, transport });
       res.on("close", () => sessions.delete(transport.sessionId));
+      options.onEventStream?.(res);
       return;
     }
     if (req.method === "POST" && path === "/messages") {
@@ -138,6 +147,7 @@ export async function startMcpHttpServer(options: McpHttpTestServerOptions): Pro
         res.writeHead(failureStatus, { "content-type": "text/plain" }).end("injected failure");
         return;
       }
+      if (options.intercept?.(req, body, res) === true) return;
       const handle = options.transport === "sse" ? onSse : onStreamable;
       handle(req, res, body).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500).end(String(e));

@@ -164,7 +164,7 @@ test("an MCP request that leaves redirects to the fetch gets the one rule: a 302
     res.writeHead(302, { location: `${other.url}/mcp` });
     res.end();
   });
-  const http = new McpHttp("m", () => ({ "X-Api-Token": "Bearer wi-secret" }), undefined);
+  const http = new McpHttp("m", () => ({ "X-Api-Token": "Bearer wi-secret" }), undefined, () => {});
   try {
     const response = await http.fetch(`${front.url}/mcp`, { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-omnia-user-id": "u1", traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "x-trace": "kept" } });
     assert.equal(response.status, 200);
