@@ -111,6 +111,9 @@ test("systemClock attempt timers of one duration fire in order, after their dela
 
 test("systemClock attempt timers follow mocked host timers: the queue never reads the time as its host timer fires", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });
+  // The queue stamps each timer with performance.now(), which the mock does not move: pinned, so that real time
+  // passing between the armings (a busy machine) cannot make the five due times differ (issue #32 item 12).
+  t.mock.method(performance, "now", () => 1_000);
   const fired: string[] = [];
   const first = armTimer(systemClock, { handleTimer: () => fired.push("first") }, 30_000);
   armTimer(systemClock, { handleTimer: () => fired.push("second") }, 30_000);
