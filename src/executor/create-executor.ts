@@ -1,4 +1,4 @@
-import { ClosedError, InvalidOptionError, noopLogger, systemClock } from "../core/index.js";
+import { ClosedError, InvalidOptionError, noopLogger, systemClock, toError } from "../core/index.js";
 import { createCircuitBreakers } from "../breaker/index.js";
 import { onSharedAbort } from "../retry/index.js";
 import { interpretClientResult, PendingClientCalls, type ClientToolResult } from "../client-tools/index.js";
@@ -112,6 +112,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   };
   logToolsInitialized(logger, discovery.tools());
   let closed = false;
+  let closeDone: Promise<void> | undefined;
 
   /**
    * Omnia's order of stages. Each returns an outcome to end the call or
@@ -220,17 +221,21 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
       await discovery.refresh();
       return discovery.tools();
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      // Every call in flight (attempts, backoff sleeps, a host dispatcher's requests) ends now with ERR_OMNIA_CLOSED.
-      closing.abort(new ClosedError("execute: the executor closed while the call was in flight"));
-      // Client calls still waiting for the client: each recorded once, as abandoned.
-      for (const state of rt.pending.clear()) rt.report.fail(state, new ClosedError("client tool call abandoned: the executor closed before the client answered"));
-      await Promise.all([discovery.close(), ...Object.values(rt.backends).map((b) => b.close?.())]);
-      // destroy(), not close(): undici's close() would wait for calls still in flight (forever with
-      // timeout 0); those calls end as abandoned attempts instead, never as breaker failures.
-      await ownAgent?.destroy();
+    close() {
+      // A second or concurrent close() gets the first one's promise: it resolves once everything is released.
+      return (closeDone ??= (async () => {
+        closed = true;
+        // Every call in flight (attempts, backoff sleeps, a host dispatcher's requests) ends now with ERR_OMNIA_CLOSED.
+        closing.abort(new ClosedError("execute: the executor closed while the call was in flight"));
+        // Client calls still waiting for the client: each recorded once, as abandoned.
+        for (const state of rt.pending.clear()) rt.report.fail(state, new ClosedError("client tool call abandoned: the executor closed before the client answered"));
+        // Each part settles on its own: one that fails to close is logged and never makes close() reject.
+        const parts = await Promise.allSettled([discovery.close(), ...Object.values(rt.backends).map((b) => b.close?.())]);
+        // destroy(), not close(): undici's close() would wait for calls still in flight (forever with
+        // timeout 0); those calls end as abandoned attempts instead, never as breaker failures.
+        parts.push(...(await Promise.allSettled([ownAgent?.destroy()])));
+        for (const part of parts) if (part.status === "rejected") logger.error("tool executor: a part failed to close", { error: toError(part.reason).message });
+      })());
     },
   };
 }

@@ -205,8 +205,9 @@ export interface ToolExecutor {
   on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
   /**
    * Closes what the executor created (its HTTP agent, gRPC and MCP clients) and waits for their sockets.
-   * Calls still in flight end at once (abandoned attempts, never breaker failures). Idempotent.
-   * Pending client calls are dropped.
+   * Calls still in flight end at once (abandoned attempts, never breaker failures).
+   * Pending client calls are dropped. A second or concurrent call returns the first one's promise, which
+   * resolves once everything is released; it never rejects (a part that fails to close is logged).
    */
   close(): Promise<void>;
 }

@@ -78,7 +78,7 @@ export interface PolicyBrokerClient {
   readonly enabled: boolean;
   /** The decision endpoint, `<url>/v1/decision`; empty when disabled. */
   readonly endpoint: string;
-  /** Closes the client's own `Agent` (not a dispatcher passed in). Idempotent. Decisions after it fail per the fail mode. */
+  /** Closes the client's own `Agent` (not a dispatcher passed in). A second or concurrent call returns the first one's promise, which never rejects. Decisions after it fail per the fail mode. */
   close(): Promise<void>;
 }
 
@@ -126,6 +126,7 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
   const endpoint = enabled ? new URL(`${base}${POLICY_BROKER_DECISION_PATH}`) : undefined;
   let ownAgent: Agent | undefined;
   let closed = false;
+  let closeDone: Promise<void> | undefined;
 
   logger.info("policy broker client initialized", { enabled, ...(enabled ? { url: base, failOpen } : {}) });
 
@@ -197,10 +198,16 @@ export function createPolicyBrokerClient(options: PolicyBrokerClientOptions): Po
     failOpen,
     enabled,
     endpoint: endpoint?.href ?? "",
-    async close() {
-      if (closed) return;
-      closed = true;
-      await ownAgent?.close();
+    close() {
+      // A second or concurrent close() gets the first one's promise; it never rejects.
+      return (closeDone ??= (async () => {
+        closed = true;
+        try {
+          await ownAgent?.close();
+        } catch (e) {
+          logger.error("policy broker client: its agent failed to close", { error: toError(e).message });
+        }
+      })());
     },
   };
 }
