@@ -17,6 +17,13 @@ import { GrpcStatusError } from "./errors.js";
  *   `grpc: received message after decompression larger than max 4194304`
  *   (connect words both its own way, and a decompression failure carries a
  *   Node error, which would otherwise read as `UNAVAILABLE`).
+ * - A stream the server reset (`RST_STREAM`) is classified as grpc-go's
+ *   HTTP/2 error table does, with grpc-go's text
+ *   `stream terminated by RST_STREAM with error code: <CODE>`: REFUSED_STREAM
+ *   is `Unavailable`, CANCEL `Canceled`, ENHANCE_YOUR_CALM and
+ *   FLOW_CONTROL_ERROR `ResourceExhausted`, INADEQUATE_SECURITY
+ *   `PermissionDenied`, every other code `Internal` (so only a refused stream,
+ *   which the server never started, is retried by the default codes).
  * - The message is the peer's text, and the model reads it: it is cut at 512
  *   UTF-8 bytes (a character boundary), then `...`, as `serveToolService`
  *   cuts `error_message` (issue #31: a 60,000-character `grpc-message`
@@ -31,10 +38,22 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
   let text = boundPeerText(ce.rawMessage.trim());
   const tooLarge = code === Code.ResourceExhausted ? grpcGoTooLarge(ce.rawMessage) : undefined;
   if (tooLarge !== undefined) return new GrpcStatusError(code, tooLarge, { cause: reason });
+  // Node words a reset `Stream closed with error code NGHTTP2_<CODE>`, connect `http/2 stream closed with error code <CODE> (0x<n>)`.
+  const reset = /^(?:Stream closed with error code NGHTTP2_|http\/2 stream closed with error code )([A-Z0-9_]+)(?: \(0x[0-9a-f]+\))?$/.exec(ce.rawMessage.trim());
+  if (reset !== null) return new GrpcStatusError(RST_STREAM_CODES[reset[1] as string] ?? Code.Internal, `stream terminated by RST_STREAM with error code: ${reset[1]}`, { cause: reason });
   if (code === Code.DeadlineExceeded) text = grpcGoStatusMessage(code, text);
-  else if (code !== Code.DeadlineExceeded && code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
+  else if (code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
   return new GrpcStatusError(code, text, { cause: reason });
 }
+
+/** grpc-go's `http2ErrConvTab`: the status of a stream reset with each HTTP/2 error code; every other code is Internal. */
+const RST_STREAM_CODES: Readonly<Record<string, Code>> = {
+  REFUSED_STREAM: Code.Unavailable,
+  CANCEL: Code.Canceled,
+  ENHANCE_YOUR_CALM: Code.ResourceExhausted,
+  FLOW_CONTROL_ERROR: Code.ResourceExhausted,
+  INADEQUATE_SECURITY: Code.PermissionDenied,
+};
 
 /** connect's two receive-limit texts, in grpc-go's words; undefined for any other text. */
 function grpcGoTooLarge(message: string): string | undefined {

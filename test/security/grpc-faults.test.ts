@@ -76,11 +76,11 @@ faultTest("reset mid-message (headers and 6 bytes of the frame, then the socket 
   await expectTenFailuresOpen(r, "gRPC tool execution failed: rpc error: code = Unavailable desc = read ECONNRESET", "ERR_OMNIA_GRPC_STATUS", () => backend.streams());
 });
 
-faultTest("a stream reset by the server (RST_STREAM INTERNAL_ERROR): Unavailable with node's text, a breaker failure", async (ctx) => {
+faultTest("a stream reset by the server (RST_STREAM INTERNAL_ERROR): grpc-go's Internal and text, a breaker failure", async (ctx) => {
   const backend = await startH2Backend((stream) => stream.close(2 /* NGHTTP2_INTERNAL_ERROR */));
   ctx.defer(() => backend.close());
   const r = rig(ctx, grpcRegistry(backend.endpoint));
-  expectError(await r.call("rst"), "gRPC tool execution failed: rpc error: code = Unavailable desc = Stream closed with error code NGHTTP2_INTERNAL_ERROR", "ERR_OMNIA_GRPC_STATUS");
+  expectError(await r.call("rst"), "gRPC tool execution failed: rpc error: code = Internal desc = stream terminated by RST_STREAM with error code: INTERNAL_ERROR", "ERR_OMNIA_GRPC_STATUS");
   assert.deepEqual(r.breakers.get("t").snapshot(), closedSnapshot("t", 1, 1));
 });
 
