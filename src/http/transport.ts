@@ -307,7 +307,6 @@ async function follow(send: Sending, first: Received): Promise<HttpWireResponse>
   }
 }
 
-
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
