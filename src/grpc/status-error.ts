@@ -20,10 +20,13 @@ import { GrpcStatusError } from "./errors.js";
  * - A stream the server reset (`RST_STREAM`) is classified as grpc-go's
  *   HTTP/2 error table does, with grpc-go's text
  *   `stream terminated by RST_STREAM with error code: <CODE>`: REFUSED_STREAM
- *   is `Unavailable`, CANCEL `Canceled`, ENHANCE_YOUR_CALM and
- *   FLOW_CONTROL_ERROR `ResourceExhausted`, INADEQUATE_SECURITY
- *   `PermissionDenied`, every other code `Internal` (so only a refused stream,
- *   which the server never started, is retried by the default codes).
+ *   is `Unavailable`, ENHANCE_YOUR_CALM and FLOW_CONTROL_ERROR
+ *   `ResourceExhausted`, INADEQUATE_SECURITY `PermissionDenied`, every other
+ *   code `Internal`. CANCEL is the exception: connect-node reports a
+ *   connection lost before the server's preface (or a plaintext client
+ *   against TLS) as a stream closed with CANCEL too, which grpc-go calls
+ *   `Unavailable`; the two cannot be told apart here, so CANCEL stays
+ *   `Unavailable` with connect's text.
  * - The message is the peer's text, and the model reads it: it is cut at 512
  *   UTF-8 bytes (a character boundary), then `...`, as `serveToolService`
  *   cuts `error_message` (issue #31: a 60,000-character `grpc-message`
@@ -40,7 +43,7 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
   if (tooLarge !== undefined) return new GrpcStatusError(code, tooLarge, { cause: reason });
   // Node words a reset `Stream closed with error code NGHTTP2_<CODE>`, connect `http/2 stream closed with error code <CODE> (0x<n>)`.
   const reset = /^(?:Stream closed with error code NGHTTP2_|http\/2 stream closed with error code )([A-Z0-9_]+)(?: \(0x[0-9a-f]+\))?$/.exec(ce.rawMessage.trim());
-  if (reset !== null) return new GrpcStatusError(RST_STREAM_CODES[reset[1] as string] ?? Code.Internal, `stream terminated by RST_STREAM with error code: ${reset[1]}`, { cause: reason });
+  if (reset !== null && reset[1] !== "CANCEL") return new GrpcStatusError(RST_STREAM_CODES[reset[1] as string] ?? Code.Internal, `stream terminated by RST_STREAM with error code: ${reset[1]}`, { cause: reason });
   if (code === Code.DeadlineExceeded) text = grpcGoStatusMessage(code, text);
   else if (code !== Code.Canceled && hasNodeCause(ce)) code = Code.Unavailable;
   return new GrpcStatusError(code, text, { cause: reason });
@@ -49,7 +52,6 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
 /** grpc-go's `http2ErrConvTab`: the status of a stream reset with each HTTP/2 error code; every other code is Internal. */
 const RST_STREAM_CODES: Readonly<Record<string, Code>> = {
   REFUSED_STREAM: Code.Unavailable,
-  CANCEL: Code.Canceled,
   ENHANCE_YOUR_CALM: Code.ResourceExhausted,
   FLOW_CONTROL_ERROR: Code.ResourceExhausted,
   INADEQUATE_SECURITY: Code.PermissionDenied,

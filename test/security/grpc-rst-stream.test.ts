@@ -1,8 +1,9 @@
 // Issue #32 item 2: a gRPC stream the server resets is classified as grpc-go classifies it (its HTTP/2 error table),
 // with grpc-go's text, for the executor and for createToolServiceClient. With a retry policy's default codes
 // (UNAVAILABLE, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED) a refused stream (never started) and a ResourceExhausted reset
-// are sent again; CANCEL, INTERNAL_ERROR and the rest are not sent twice. A raw node:http2 backend resets each call
-// with the code under test.
+// are sent again; INTERNAL_ERROR and the rest are not sent twice. CANCEL stays Unavailable with connect's text:
+// connect-node reports a connection lost before the server's preface the same way, which grpc-go calls Unavailable
+// (test/faults/defects/grpc-transport.test.ts, D3). A raw node:http2 backend resets each call with the code under test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { constants } from "node:http2";
@@ -14,7 +15,6 @@ import { startH2Backend } from "../faults/helpers/h2-backend.js";
 
 const CASES: readonly [string, number, string][] = [
   ["REFUSED_STREAM", constants.NGHTTP2_REFUSED_STREAM, "Unavailable"],
-  ["CANCEL", constants.NGHTTP2_CANCEL, "Canceled"],
   ["ENHANCE_YOUR_CALM", constants.NGHTTP2_ENHANCE_YOUR_CALM, "ResourceExhausted"],
   ["FLOW_CONTROL_ERROR", constants.NGHTTP2_FLOW_CONTROL_ERROR, "ResourceExhausted"],
   ["INADEQUATE_SECURITY", constants.NGHTTP2_INADEQUATE_SECURITY, "PermissionDenied"],
@@ -54,5 +54,27 @@ handlers:
       await client.close();
       await backend.close();
     }
+  }
+});
+
+test("RST_STREAM CANCEL stays Unavailable with connect's text (a lost connection reads the same), retried by the default codes", { timeout: 30_000 }, async () => {
+  const backend = await startH2Backend((stream) => stream.close(constants.NGHTTP2_CANCEL));
+  const registry = loadToolRegistry(`
+handlers:
+  - name: g
+    type: grpc
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    grpcConfig: { endpoint: "${backend.endpoint}", tls: false, retryPolicy: { maxAttempts: 2, initialBackoff: 1ms } }
+`);
+  const ex = createToolExecutor({ registry });
+  try {
+    const out = await ex.execute({ id: "c", name: "t", arguments: "{}" });
+    assert.deepEqual(
+      [out.status === "error" && out.message, backend.streams()],
+      ["2 attempts exhausted: gRPC tool execution failed: rpc error: code = Unavailable desc = http/2 stream closed with error code CANCEL (0x8)", 2],
+    );
+  } finally {
+    await ex.close();
+    await backend.close();
   }
 });
