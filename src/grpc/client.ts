@@ -190,7 +190,7 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     // connect writes every deadline as `<ms>m`, which has room for 8 digits (27.7 hours): a
     // longer one goes on the wire in a coarser unit, as grpc-go sends it, and is kept here.
     let deadline: TimerHandle | undefined;
-    // The closures of a long deadline are made only for one.
+    // The closures of a long deadline (or of a caller's signal) are made only for one.
     let onCallerAbort: (() => void) | undefined;
     if (ms !== undefined && ms > CONNECT_MAX_TIMEOUT_MS) {
       callOptions.headers["grpc-timeout"] = encodeLongGrpcTimeout(ms);
@@ -200,7 +200,13 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
       callOptions.signal = controller.signal;
     } else {
       if (ms !== undefined) callOptions.timeoutMs = ms;
-      if (signal !== undefined) callOptions.signal = signal;
+      if (signal !== undefined) {
+        // connect adds a listener to the signal it is given: one per call on a shared signal warns past 10
+        // (MaxListenersExceededWarning). Each call gets its own signal, behind one shared listener on the caller's.
+        const controller = new AbortController();
+        onSharedAbort(signal, (onCallerAbort = () => controller.abort(signal.reason)));
+        callOptions.signal = controller.signal;
+      }
     }
     try {
       return await run(callOptions);
@@ -212,10 +218,8 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
       if (e instanceof ConnectError && e.code === Code.Canceled) throw toGrpcStatusError(new ConnectError(e.rawMessage, Code.Unavailable, undefined, undefined, e));
       throw toGrpcStatusError(e);
     } finally {
-      if (deadline !== undefined) {
-        deadline.clear();
-        if (signal !== undefined && onCallerAbort !== undefined) offSharedAbort(signal, onCallerAbort);
-      }
+      deadline?.clear();
+      if (signal !== undefined && onCallerAbort !== undefined) offSharedAbort(signal, onCallerAbort);
     }
   }
 

@@ -6,6 +6,7 @@ import { getEventListeners } from "node:events";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor } from "../../src/executor/index.js";
 import { createPolicyBrokerClient } from "../../src/policy/index.js";
+import { createToolServiceClient, serveToolService } from "../../src/grpc/index.js";
 import { startHttpServer } from "../helpers/http-server.js";
 
 test("50 concurrent calls on one AbortController's signal: no MaxListenersExceededWarning, no listener left", async () => {
@@ -123,6 +124,32 @@ handlers:
     await executor.close();
     await policy.close();
     await broker.close();
+    await server.close();
+  }
+});
+
+test("30 concurrent createToolServiceClient calls on one signal: one abort listener while they wait, no warning, none left (#32 item 11)", async () => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+  process.on("warning", onWarning);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const server = await serveToolService({ wait: { description: "d", inputSchema: { type: "object" }, execute: async () => (await gate, { ok: true }) } }, { port: 0 });
+  const client = createToolServiceClient({ endpoint: server.url });
+  const controller = new AbortController();
+  try {
+    const calls = Array.from({ length: 30 }, () => client.execute("wait", "{}", { signal: controller.signal }));
+    for (let i = 0; i < 200; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(getEventListeners(controller.signal, "abort").length, 1);
+    release();
+    const results = await Promise.all(calls);
+    assert.deepEqual(new Set(results.map((r) => r.resultJson)), new Set(['{"ok":true}']));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual([getEventListeners(controller.signal, "abort").length, warnings], [0, []]);
+  } finally {
+    process.off("warning", onWarning);
+    release();
+    await client.close();
     await server.close();
   }
 });
