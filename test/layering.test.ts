@@ -16,7 +16,7 @@ const INTERNAL: Record<string, readonly string[]> = {
   "yaml-limits": ["core"],
   retry: ["core"],
   breaker: ["core"],
-  records: ["core"],
+  records: ["core", "telemetry"],
   telemetry: ["core"],
   policy: ["core", "headers"],
   reconcile: ["core"],

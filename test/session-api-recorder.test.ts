@@ -9,7 +9,15 @@ import { createManualClock } from "../src/testing/index.js";
 import { createCaptureLogger } from "./helpers/capture-logger.js";
 import { startHttpServer, type TestServer } from "./helpers/http-server.js";
 import { SID_DOWN, SID_MISSING, SID_TOO_LARGE, startSessionApi, type SessionApiServer } from "./helpers/session-api.js";
-import { settle } from "./helpers/settle.js";
+
+async function turns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function until(predicate: () => boolean, maxTurns = 20_000): Promise<void> {
+  for (let i = 0; i < maxTurns && !predicate(); i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.ok(predicate(), "condition not reached");
+}
 
 const SID = "6f1c2a9e-3b7d-4c1e-9a2f-5d8e7b6c4a31";
 const T0 = Date.UTC(2026, 11, 1, 21, 16, 36, 120); // 2026-12-01T21:16:36.12Z
@@ -176,48 +184,86 @@ test("the terminal row waits for the pending row: one request at a time per call
   }
 });
 
-test("404: logged as failed to record tool call / session not found, not retried, never thrown", async () => {
+test("404: dropped as rejected, logged once as failed to record tool call / session not found, not retried, never thrown", async () => {
   const logger = createCaptureLogger();
   const r = recorder({ logger });
   await r.start({ ...LOOKUP, sessionId: SID_MISSING, arguments: {} });
   assert.equal(bodies().length, 1);
-  assert.deepEqual(logger.lines, [{ level: "error", message: "failed to record tool call", fields: { sessionID: SID_MISSING, toolName: "lookup", error: "session not found" } }]);
+  assert.deepEqual(logger.lines, [{ level: "error", message: "failed to record tool call", fields: { sessionID: SID_MISSING, toolName: "lookup", reason: "rejected", error: "session not found", count: 1 } }]);
+  assert.deepEqual(r.stats(), { written: 0, retried: 0, buffered: 0, expired: 0, dropped: { rejected: 1 } });
 });
 
-test("413: logged with session-api's error text, not retried", async () => {
+test("413: dropped as rejected with session-api's error text, not retried", async () => {
   const logger = createCaptureLogger();
   const r = recorder({ logger });
   await r.record({ ...LOOKUP, sessionId: SID_TOO_LARGE, status: "success", arguments: {}, result: "x", durationMs: 1, attempts: 1 });
   assert.equal(bodies().length, 1);
-  assert.deepEqual(logger.lines, [{ level: "error", message: "failed to record tool call", fields: { sessionID: SID_TOO_LARGE, toolName: "lookup", error: "HTTP 413: request body too large" } }]);
+  assert.deepEqual(logger.lines, [{ level: "error", message: "failed to record tool call", fields: { sessionID: SID_TOO_LARGE, toolName: "lookup", reason: "rejected", error: "HTTP 413: request body too large", count: 1 } }]);
 });
 
-test("500 on every attempt: three attempts, 100 ms then 200 ms apart on the clock, then logged", async () => {
+test("500 on every attempt: three attempts, 100 ms then 200 ms apart on the clock, then buffered (not lost) and replayed 5 s later", async () => {
   const clock = createManualClock(T0);
   const logger = createCaptureLogger();
-  const r = recorder({ clock, logger });
-  const write = r.start({ ...LOOKUP, sessionId: SID_DOWN, arguments: {} });
-  for (let i = 0; i < 50 && server.requests.length < 1; i++) await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(server.requests.length, 1);
-  await clock.advanceAsync(99);
-  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(server.requests.length, 1, "no second attempt before 100 ms");
-  await settle(write, clock, 10);
-  assert.equal(bodies().length, 3);
-  assert.deepEqual(logger.lines, [{ level: "error", message: "failed to record tool call", fields: { sessionID: SID_DOWN, toolName: "lookup", error: "HTTP 500" } }]);
+  let down = true;
+  server.handle((_req, res) => {
+    res.statusCode = down ? 500 : 201;
+    res.end();
+  });
+  try {
+    const r = recorder({ clock, logger });
+    let settled = false;
+    const write = r.start({ ...LOOKUP, arguments: {} }).then(() => (settled = true));
+    await until(() => server.requests.length === 1);
+    await clock.advanceAsync(99);
+    await turns(20);
+    assert.equal(server.requests.length, 1, "no second attempt before 100 ms");
+    await clock.advanceAsync(1);
+    await until(() => server.requests.length === 2);
+    await clock.advanceAsync(199);
+    await turns(20);
+    assert.equal(server.requests.length, 2, "no third attempt before 200 ms more");
+    await clock.advanceAsync(1);
+    await until(() => r.stats().buffered === 1);
+    assert.equal(server.requests.length, 3);
+    assert.deepEqual(r.stats(), { written: 0, retried: 2, buffered: 1, expired: 0, dropped: {} });
+    assert.deepEqual([settled, logger.lines], [false, []], "a buffered row is neither settled nor logged");
+    down = false;
+    await clock.advanceAsync(4_999);
+    await turns(20);
+    assert.equal(server.requests.length, 3, "the replay waits for the 5 s tick");
+    await clock.advanceAsync(1);
+    await write;
+    assert.equal(server.requests.length, 4);
+    assert.deepEqual(r.stats(), { written: 1, retried: 2, buffered: 1, expired: 0, dropped: {} });
+    assert.deepEqual(logger.lines, []);
+  } finally {
+    server.handle(api.handler);
+  }
 });
 
-test("session-api unreachable: three attempts, then the connection error is logged; the caller's promise resolves", async () => {
+test("session-api unreachable: three attempts, then buffered; close({ timeoutMs: 0 }) drops it as closed, logged once, { left: 1 }", async () => {
   const down = await startHttpServer();
   const url = down.url;
   await down.close();
   const clock = createManualClock(T0);
   const logger = createCaptureLogger();
   const r = recorder({ clock, logger, url });
-  await settle(r.start({ ...LOOKUP, arguments: {} }), clock, 50);
-  assert.equal(logger.lines.length, 1);
-  assert.equal(logger.lines[0]?.message, "failed to record tool call");
-  assert.match(String(logger.lines[0]?.fields?.error), /ECONNREFUSED/);
+  const write = r.start({ ...LOOKUP, arguments: {} });
+  await until(() => r.stats().retried === 1);
+  await clock.advanceAsync(100);
+  await until(() => r.stats().retried === 2);
+  await clock.advanceAsync(200);
+  await until(() => r.stats().buffered === 1);
+  assert.deepEqual(await r.close({ timeoutMs: 0 }), { left: 1 });
+  await write;
+  assert.deepEqual(r.stats(), { written: 0, retried: 2, buffered: 1, expired: 0, dropped: { closed: 1 } });
+  assert.deepEqual(logger.lines, [
+    { level: "error", message: "failed to record tool call", fields: { sessionID: SID, toolName: "lookup", reason: "closed", error: "the recorder closed before session-api took the row", count: 1 } },
+  ]);
+  // Closed: a new row is dropped at once, and close() returns its first promise.
+  await r.start({ ...LOOKUP, callId: "later", arguments: {} });
+  assert.deepEqual(r.stats().dropped, { closed: 2 });
+  assert.equal(r.close(), r.close({ timeoutMs: 1 }));
 });
 
 test("options: url must be http(s); unknown options are typed errors", () => {

@@ -12,10 +12,13 @@ import {
   toError,
   type Clock,
   type JsonValue,
+  type TimerHandle,
   type Logger,
   type HttpDispatcher,
 } from "../core/index.js";
+import type { OtelMeter } from "../telemetry/otel-types.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "./record.js";
+import { SessionApiBreaker } from "./session-api-breaker.js";
 
 /** undici, loaded on the first record sent, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
 let undiciModule: typeof Undici | undefined;
@@ -30,7 +33,11 @@ function undici(): typeof Undici {
 export interface SessionApiRecorderOptions {
   /** session-api's base URL, e.g. `http://omnia-session-api.omnia-system.svc.cluster.local:8081`. Required. */
   readonly url: string;
-  /** The dispatcher for the writes (an undici 7 or 8 `Agent`, `Pool` or composed dispatcher). Default: undici's global dispatcher. */
+  /**
+   * The dispatcher for the writes (an undici 7 or 8 `Agent`, `Pool` or composed dispatcher). Default: the
+   * recorder's own keep-alive undici `Agent`, at most `maxConcurrentWrites` connections to session-api,
+   * created on the first write and destroyed by {@link SessionApiRecorder.close}.
+   */
   readonly dispatcher?: HttpDispatcher;
   /** `failed to record tool call` (error) goes here. Default: discard. */
   readonly logger?: Logger;
@@ -39,58 +46,131 @@ export interface SessionApiRecorderOptions {
    * or a function that returns them for each request (so a rotated token is picked up).
    */
   readonly headers?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
-  /** The retry backoff and the write timeout run on it; `startedAt` is read as its milliseconds. Default `systemClock`. */
+  /**
+   * Every timer and age of the recorder runs on it: the retry backoff, the write timeout, the breaker, the
+   * replay every 5 s, a buffered row's age and the log's once-a-minute; `startedAt` is read as its milliseconds.
+   * Default `systemClock`.
+   */
   readonly clock?: Clock;
   /** The row id generator. Default `crypto.randomUUID`. */
   readonly newId?: () => string;
+  /**
+   * An OpenTelemetry `Meter` (`@opentelemetry/api`'s `Meter` is one): the counts of
+   * {@link SessionApiRecorder.stats} are exported as counters on it. Default: none.
+   */
+  readonly meter?: OtelMeter;
+  /**
+   * The most bytes of rows (their JSON bodies) the recorder holds at once: waiting for a connection, in flight,
+   * or buffered while session-api is down. A row that would take it past this bound is dropped and counted
+   * (`buffer-full`). Default 67108864 (64 MiB: Omnia's 1,000 buffered writes at 64 KiB each).
+   */
+  readonly maxBufferedBytes?: number;
+  /** Writes in flight at once (and connections, with the default dispatcher). Default 100, as Omnia's session client. */
+  readonly maxConcurrentWrites?: number;
 }
 
 /**
  * A {@link Recorder} that writes session-api `tool_calls` rows, with a
- * {@link SessionApiRecorder.flush} to wait for the writes in flight.
+ * {@link SessionApiRecorder.flush} to wait for them and a {@link SessionApiRecorder.close}.
  * @public
  */
 export interface SessionApiRecorder extends Recorder {
-  /** Writes the `pending` row. Resolves when the write settled; never rejects. */
+  /** Queues the `pending` row. Resolves when the row is written or dropped; never rejects. */
   start(start: ToolCallStart): Promise<void>;
-  /** Writes the terminal row, after the same call's `pending` row. Resolves when the write settled; never rejects. */
+  /** Queues the terminal row, sent once the same call's `pending` row is written or dropped. Resolves when the row is written or dropped; never rejects. */
   record(record: ToolCallRecord): Promise<void>;
-  /** Resolves when every write started so far has settled (written, or given up and logged). */
-  flush(): Promise<void>;
-  /** What became of every row so far: a row is written or dropped, each drop counted under its reason. */
+  /**
+   * Replays the buffered rows now (when the breaker lets it), then resolves once every row accepted so far is
+   * written or dropped, or once `timeoutMs` (on the recorder's clock) has passed, whichever comes first, with
+   * `left`: the rows not yet written or dropped. Without `timeoutMs` it waits as long as that takes: a row
+   * session-api never takes is dropped after 5 minutes in the buffer. Never rejects.
+   */
+  flush(options?: { readonly timeoutMs?: number }): Promise<{ readonly left: number }>;
+  /**
+   * Stops the recorder: a row offered from now on is dropped (`closed`); the rows held get up to `timeoutMs`
+   * (default 5000, on the recorder's clock) to be written, as {@link SessionApiRecorder.flush}; then the
+   * writes still in flight are aborted, every row left is dropped and counted (`closed`), the replay timer is
+   * cleared and the recorder's own dispatcher destroyed. Resolves `{ left }`, the rows dropped that way.
+   * Never rejects; later calls return the first call's promise.
+   */
+  close(options?: { readonly timeoutMs?: number }): Promise<{ readonly left: number }>;
+  /** What became of every row so far. */
   stats(): SessionApiRecorderStats;
 }
 
 /**
- * The counts of a {@link SessionApiRecorder}. Reasons of `dropped`:
- * `invalid-session-id` (a session id of `.` or `..`, which would move the write
- * to another session-api path; never sent), `queue-full` (more than 1000 writes
- * waiting), `failed` (every attempt failed, or session-api refused the row).
+ * The counts of a {@link SessionApiRecorder}, each since the recorder was created.
+ * A row offered is, in the end, written, expired or dropped.
  * @public
  */
 export interface SessionApiRecorderStats {
   /** Rows session-api accepted (any 2xx). */
   readonly written: number;
-  /** Rows not written, by reason (a reason appears once it has happened). */
+  /** Attempts that were retries (a network error, a write timeout, or HTTP 500, 502, 503, 504 or 429 before them). */
+  readonly retried: number;
+  /** Rows that went to the buffer because their write failed after its retries, or the breaker was open. */
+  readonly buffered: number;
+  /** Buffered rows dropped because session-api had not taken them within 5 minutes. */
+  readonly expired: number;
+  /**
+   * Rows dropped, by reason (a reason appears once it has happened): `rejected` (session-api answered 404 or
+   * another status that is not retried: it would refuse the row again), `buffer-full` (the row would take the
+   * recorder past `maxBufferedBytes`), `closed` (offered after `close()`, or still held when its time ran
+   * out), `invalid-session-id` (a session id of `.` or `..`, which would move the write to another
+   * session-api path; never sent).
+   */
   readonly dropped: Readonly<Record<string, number>>;
 }
 
 /** Omnia's session client: three attempts, 100 ms then 200 ms apart (`pkg/session/httpclient/store.go`). */
 const MAX_ATTEMPTS = 3;
 const RETRY_BASE_WAIT_MS = 100;
-/** Omnia's event store bounds each write to 30 s (`internal/runtime/event_store.go` writeTimeout). */
+/** Omnia's session client bounds each write to 30 s (its http.Client timeout). */
 const WRITE_TIMEOUT_MS = 30_000;
-/** Omnia's event store runs at most 100 writes at once; more wait their turn. */
-const MAX_CONCURRENT_WRITES = 100;
-/** Writes waiting for a slot beyond this many are dropped and logged (Omnia's write buffer holds 1000). */
-const MAX_QUEUED_WRITES = 1000;
+/** Omnia's session client: at most 100 connections to session-api. */
+const DEFAULT_MAX_CONCURRENT_WRITES = 100;
+/** Omnia's write buffer holds 1,000 writes; at 64 KiB a row that is 64 MiB. */
+const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+/** Omnia's write buffer: replayed every 5 s, an item dropped after 5 minutes. */
+const FLUSH_INTERVAL_MS = 5_000;
+const BUFFER_MAX_AGE_MS = 5 * 60_000;
+/** The close grace when `close()` is given none. */
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+/** After the first `failed to record tool call` line, at most one more per minute. */
+const LOG_INTERVAL_MS = 60_000;
+/** Omnia's session client keeps an idle connection 90 s. */
+const KEEP_ALIVE_MS = 90_000;
 /** The error body read from session-api, at most. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Omnia marks its runtime's session-api writes with `X-Omnia-Source: runtime` (`internal/session/source.go`). */
 const SOURCE_HEADER = "x-omnia-source";
 const SOURCE_RUNTIME = "runtime";
 
-const KNOWN_OPTIONS = new Set(["url", "dispatcher", "logger", "headers", "clock", "newId"]);
+const KNOWN_OPTIONS = new Set(["url", "dispatcher", "logger", "headers", "clock", "newId", "meter", "maxBufferedBytes", "maxConcurrentWrites"]);
+
+/** The counters exported on `meter`. @internal Does not follow semver. */
+export const SESSION_API_METRICS = Object.freeze({
+  written: "omnia_tools_session_api_rows_written_total",
+  retried: "omnia_tools_session_api_retries_total",
+  buffered: "omnia_tools_session_api_rows_buffered_total",
+  expired: "omnia_tools_session_api_rows_expired_total",
+  dropped: "omnia_tools_session_api_rows_dropped_total",
+});
+
+/** One row held by the recorder. */
+interface Row {
+  readonly seq: number;
+  readonly sessionID: string;
+  readonly toolName: string;
+  readonly url: string;
+  readonly body: Buffer;
+  /** When it first went to the buffer (its age starts there). */
+  bufferedAt: number | undefined;
+  settle(): void;
+}
+
+/** How one write ended. */
+type WriteResult = { readonly kind: "written" } | { readonly kind: "rejected" | "transient" | "aborted"; readonly error: string };
 
 /**
  * Creates the recorder that writes what Omnia's runtime writes to session-api for
@@ -111,21 +191,30 @@ const KNOWN_OPTIONS = new Set(["url", "dispatcher", "logger", "headers", "clock"
  * - Requests carry `Content-Type: application/json`, `X-Omnia-Source: runtime` and
  *   the `headers` option. A call without a session id writes nothing.
  *
- * Errors never reach the tool call: a network error or a 500, 502, 503, 504 or 429
- * is retried (three attempts, 100 ms then 200 ms apart); any 2xx is success; 404 is
- * `session not found`; another status is `HTTP <status>: <error>` from the body's
- * `{"error": …}`. A write that fails is logged at error as `failed to record tool call`
- * (`sessionID`, `toolName`, `error`) and dropped. At most 100 writes run at once,
- * each bounded to 30 s; up to 1000 more wait, and beyond that a write is dropped and logged.
- * Unlike Omnia's client, failed writes are not buffered for a later replay, and
- * there is no circuit breaker.
+ * Delivery, as Omnia's session client: a network error, a write timeout (30 s) or HTTP 500, 502, 503, 504
+ * or 429 is retried (three attempts, 100 ms then 200 ms apart); any 2xx is written; 404 (`session not
+ * found`) and any other status (`HTTP <status>: <error>` from the body's `{"error": …}`) drop the row as
+ * `rejected`. A write that fails after its retries goes to the buffer, as does every row while the breaker
+ * is open (it opens once 30 s of counts hold at least 10 writes with 60 % failures, stays open 10 s, then
+ * lets 5 writes through, which close it). The buffer is replayed in order (a call's `pending` row always
+ * before its terminal row) every 5 s and as soon as the breaker lets writes through; a row that has waited
+ * 5 minutes is dropped as expired. Unlike Omnia's client, which replays one write at a time, the replay
+ * runs up to `maxConcurrentWrites` writes at once, and the bound is in bytes (`maxBufferedBytes`) rather
+ * than 1,000 items; past it the new row is dropped (Omnia drops the oldest).
+ *
+ * Nothing here waits on a tool call, and a tool call never waits on it. Each row lost is counted in
+ * {@link SessionApiRecorder.stats} (and on `meter`); the first is logged at error as `failed to record
+ * tool call` (`sessionID`, `toolName`, `reason`, `error`, `count`), then at most one line a minute, whose
+ * `count` is the rows lost since the previous line.
  *
  * @example
  * ```ts
  * const recorder = createSessionApiRecorder({ url: "http://omnia-session-api.omnia-system:8081" });
  * const executor = createToolExecutor({ registry, recorder });
+ * // at shutdown, after the executor:
+ * const { left } = await recorder.close({ timeoutMs: 5_000 });
  * ```
- * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option or a `url` that is not http(s)
+ * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option, a `url` that is not http(s), or a bound that is not a whole number (`maxBufferedBytes` >= 0, `maxConcurrentWrites` >= 1)
  * @public
  */
 export function createSessionApiRecorder(options: SessionApiRecorderOptions): SessionApiRecorder {
@@ -136,86 +225,231 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   const clock = options.clock ?? systemClock;
   const newId = options.newId ?? randomUUID;
   const headersOption = options.headers;
-  const dispatcher = options.dispatcher;
-
-  let running = 0;
-  const queue: (() => void)[] = [];
-  const inFlight = new Set<Promise<void>>();
-  /** The pending row's write, per call, while it is in flight: the terminal row waits for it. */
-  const pendingWrites = new Map<string, Promise<void>>();
-
-  function acquire(): Promise<boolean> {
-    if (running < MAX_CONCURRENT_WRITES) {
-      running++;
-      return Promise.resolve(true);
-    }
-    if (queue.length >= MAX_QUEUED_WRITES) return Promise.resolve(false);
-    return new Promise((resolve) => queue.push(() => resolve(true)));
+  const maxBytes = wholeNumber("maxBufferedBytes", options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 0);
+  const limit = wholeNumber("maxConcurrentWrites", options.maxConcurrentWrites, DEFAULT_MAX_CONCURRENT_WRITES, 1);
+  const meter = options.meter;
+  const counters =
+    meter === undefined
+      ? undefined
+      : {
+          written: meter.createCounter(SESSION_API_METRICS.written, { description: "Tool-call rows session-api accepted" }),
+          retried: meter.createCounter(SESSION_API_METRICS.retried, { description: "session-api write attempts that were retries" }),
+          buffered: meter.createCounter(SESSION_API_METRICS.buffered, { description: "Tool-call rows buffered for a later replay" }),
+          expired: meter.createCounter(SESSION_API_METRICS.expired, { description: "Buffered tool-call rows dropped after 5 minutes" }),
+          dropped: meter.createCounter(SESSION_API_METRICS.dropped, { description: "Tool-call rows dropped, by reason" }),
+        };
+  let ownDispatcher: Undici.Agent | undefined;
+  function dispatcher(): Dispatcher {
+    if (options.dispatcher !== undefined) return options.dispatcher as Dispatcher;
+    return (ownDispatcher ??= new (undici().Agent)({ connections: limit, keepAliveTimeout: KEEP_ALIVE_MS }));
   }
 
-  function release(): void {
-    const next = queue.shift();
-    if (next === undefined) running--;
-    else next();
-  }
-
-  let written = 0;
+  const counts = { written: 0, retried: 0, buffered: 0, expired: 0 };
   const dropped: Record<string, number> = {};
+  let seq = 0;
+  /** Rows accepted and not yet written or dropped, and their bytes. */
+  let held = 0;
+  let heldBytes = 0;
+  /** Rows never sent yet, in order. */
+  const fresh = new RowQueue();
+  /** Rows whose write failed (or that the breaker refused), in order. */
+  const buffer = new RowQueue();
+  let running = 0;
+  /** The buffer is being replayed. */
+  let draining = false;
+  let flushTimer: TimerHandle | undefined;
+  /** Writes in flight, to abort at close. */
+  const inFlight = new Set<AbortController>();
+  /** Called when `held` drops to 0. */
+  const idle = new Set<() => void>();
+  /** `close()` was called: rows offered now are dropped. */
+  let closing = false;
+  /** `close()`'s grace has ended: every row left is dropped. */
+  let closed = false;
+  let closePromise: Promise<{ readonly left: number }> | undefined;
+  /** The pending row of a call, while held: its terminal row waits for it. */
+  const pendingRows = new Map<string, Promise<void>>();
 
-  function fail(sessionID: string, toolName: string, error: string, reason = "failed"): void {
-    dropped[reason] = (dropped[reason] ?? 0) + 1;
-    logger.error("failed to record tool call", { sessionID, toolName, error });
+  const breaker = new SessionApiBreaker(clock, (to) => {
+    // As Omnia's flush loop, woken when the breaker lets writes through again.
+    if ((to === "closed" || to === "half-open") && buffer.size > 0) draining = true;
+  });
+
+  // The loss log: the first line at once, then at most one a minute with the count since the previous one.
+  let lastLogAt: number | undefined;
+  let unlogged = 0;
+  let lastLoss: { sessionID: string; toolName: string; reason: string; error: string } | undefined;
+  function lose(reason: string, sessionID: string, toolName: string, error: string, expired = false): void {
+    if (expired) {
+      counts.expired++;
+      counters?.expired.add(1, {});
+    } else {
+      dropped[reason] = (dropped[reason] ?? 0) + 1;
+      counters?.dropped.add(1, { reason });
+    }
+    unlogged++;
+    lastLoss = { sessionID, toolName, reason, error };
+    const now = clock.now();
+    if (lastLogAt !== undefined && now - lastLogAt < LOG_INTERVAL_MS) return;
+    logLoss(now);
+  }
+  function logLoss(now: number): void {
+    if (lastLoss === undefined || unlogged === 0) return;
+    lastLogAt = now;
+    logger.error("failed to record tool call", { ...lastLoss, count: unlogged });
+    unlogged = 0;
   }
 
-  /**
-   * A session id that is a dot segment would move the write, with the recorder's headers, to another session-api
-   * path once the URL is resolved (`encodeURIComponent` leaves `.`): the row is dropped, never sent.
-   */
-  function refused(sessionID: string, toolName: string): boolean {
-    if (sessionID !== "." && sessionID !== "..") return false;
-    fail(sessionID, toolName, `invalid session id ${JSON.stringify(sessionID)}: a dot segment; the row was not sent`, "invalid-session-id");
-    return true;
+  function finish(row: Row): void {
+    held--;
+    heldBytes -= row.body.length;
+    row.settle();
+    if (held === 0) for (const notify of [...idle]) notify();
   }
 
-  async function headersFor(): Promise<Record<string, string>> {
-    const extra = typeof headersOption === "function" ? await headersOption() : headersOption;
+  function drop(row: Row, reason: string, error: string, expired = false): void {
+    lose(reason, row.sessionID, row.toolName, error, expired);
+    finish(row);
+  }
+
+  /** Takes a row in (or drops it when the recorder is closing or full); resolves when it is written or dropped. */
+  function accept(sessionID: string, toolName: string, text: string, after: Promise<void> | undefined): Promise<void> {
+    if (closing) {
+      lose("closed", sessionID, toolName, "the recorder is closed");
+      return Promise.resolve();
+    }
+    const body = Buffer.from(text, "utf8");
+    if (heldBytes + body.length > maxBytes) {
+      lose("buffer-full", sessionID, toolName, `the recorder holds ${heldBytes} bytes of rows; this ${body.length}-byte row would pass maxBufferedBytes (${maxBytes})`);
+      return Promise.resolve();
+    }
+    held++;
+    heldBytes += body.length;
+    const url = `${base}/api/v1/sessions/${encodeURIComponent(sessionID)}/tool-calls`;
+    let settle!: () => void;
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const row: Row = { seq: seq++, sessionID, toolName, url, body, bufferedAt: undefined, settle };
+    if (after === undefined) enqueue(row);
+    else void after.then(() => enqueue(row));
+    return done;
+  }
+
+  function enqueue(row: Row): void {
+    if (closed) return drop(row, "closed", "the recorder is closed");
+    fresh.push(row);
+    pump();
+  }
+
+  function toBuffer(row: Row): void {
+    if (row.bufferedAt === undefined) {
+      row.bufferedAt = clock.now();
+      counts.buffered++;
+      counters?.buffered.add(1, {});
+    }
+    buffer.insert(row);
+    armFlush();
+  }
+
+  function armFlush(): void {
+    if (flushTimer === undefined && !closed) flushTimer = clock.setTimeout(onFlushTick, FLUSH_INTERVAL_MS);
+  }
+
+  /** Every 5 s while rows are buffered: drop the expired ones, replay the rest. */
+  function onFlushTick(): void {
+    flushTimer = undefined;
+    expireOld();
+    if (buffer.size === 0) return;
+    draining = true;
+    pump();
+    if (buffer.size > 0) armFlush();
+  }
+
+  function expireOld(): void {
+    const now = clock.now();
+    for (const row of buffer.removeWhere((r) => now - (r.bufferedAt ?? now) > BUFFER_MAX_AGE_MS)) {
+      drop(row, "expired", `not written within ${BUFFER_MAX_AGE_MS / 60_000} minutes`, true);
+    }
+  }
+
+  /** Starts writes while there are slots: buffered rows first while replaying, then new rows. */
+  function pump(): void {
+    while (running < limit && !closed) {
+      const fromBuffer = draining && buffer.size > 0;
+      const row = fromBuffer ? buffer.peek() : fresh.peek();
+      if (row === undefined) break;
+      const generation = breaker.admit();
+      if (generation === undefined) {
+        if (fromBuffer) {
+          draining = false;
+          armFlush();
+          break;
+        }
+        fresh.shift();
+        toBuffer(row);
+        continue;
+      }
+      (fromBuffer ? buffer : fresh).shift();
+      running++;
+      void write(row, generation);
+    }
+    if (draining && buffer.size === 0) draining = false;
+  }
+
+  async function write(row: Row, generation: number): Promise<void> {
+    const controller = new AbortController();
+    inFlight.add(controller);
+    const timer = clock.setTimeout(() => controller.abort(new Error(`session-api write timed out after ${WRITE_TIMEOUT_MS / 1000}s`)), WRITE_TIMEOUT_MS);
+    let result: WriteResult;
+    try {
+      result = await send(row, controller.signal);
+    } catch (e) {
+      result = { kind: "transient", error: toError(e).message };
+    } finally {
+      timer.clear();
+      inFlight.delete(controller);
+      running--;
+    }
+    if (result.kind === "aborted" || closed) {
+      drop(row, "closed", "the recorder closed before session-api answered");
+    } else {
+      // A refusal is an answer: only a write that never got one counts against session-api.
+      breaker.report(generation, result.kind !== "transient");
+      if (result.kind === "written") {
+        counts.written++;
+        counters?.written.add(1, {});
+        finish(row);
+      } else if (result.kind === "rejected") {
+        drop(row, "rejected", result.error);
+      } else {
+        draining = false;
+        toBuffer(row);
+      }
+    }
+    pump();
+  }
+
+  async function headersFor(signal: AbortSignal): Promise<Record<string, string>> {
+    const extra = typeof headersOption === "function" ? await untilAborted(Promise.resolve(headersOption()), signal) : headersOption;
     const out: Record<string, string> = { "content-type": "application/json", [SOURCE_HEADER]: SOURCE_RUNTIME };
     if (extra !== undefined) for (const [k, v] of Object.entries(extra)) out[k.toLowerCase()] = v;
     return out;
   }
 
-  /** One row: bounded retries, then a logged failure. Never rejects. */
-  async function write(sessionID: string, toolName: string, body: string, after: Promise<void> | undefined): Promise<void> {
-    if (after !== undefined) await after;
-    if (!(await acquire())) return fail(sessionID, toolName, "too many session-api writes waiting; dropped", "queue-full");
-    const controller = new AbortController();
-    const timer = clock.setTimeout(() => controller.abort(new Error(`session-api write timed out after ${WRITE_TIMEOUT_MS / 1000}s`)), WRITE_TIMEOUT_MS);
-    try {
-      const error = await send(sessionID, body, controller.signal);
-      if (error !== undefined) fail(sessionID, toolName, error);
-      else written++;
-    } catch (e) {
-      fail(sessionID, toolName, toError(e).message);
-    } finally {
-      timer.clear();
-      release();
-    }
-  }
-
-  /** Returns undefined when written, else the error text. */
-  async function send(sessionID: string, body: string, signal: AbortSignal): Promise<string | undefined> {
-    const url = `${base}/api/v1/sessions/${encodeURIComponent(sessionID)}/tool-calls`;
+  /** One row, with its retries. Never rejects. */
+  async function send(row: Row, signal: AbortSignal): Promise<WriteResult> {
     let last = "";
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (attempt > 0) {
+        counts.retried++;
+        counters?.retried.add(1, {});
         await sleep(clock, RETRY_BASE_WAIT_MS << (attempt - 1), signal);
-        if (signal.aborted) return toError(signal.reason).message;
       }
+      if (signal.aborted) return abortedResult(signal);
       let res: Dispatcher.ResponseData;
       try {
-        res = await undici().request(url, { method: "POST", headers: await headersFor(), body, signal, ...(dispatcher === undefined ? {} : { dispatcher: dispatcher as Dispatcher }) });
+        res = await undici().request(row.url, { method: "POST", headers: await headersFor(signal), body: row.body, signal, dispatcher: dispatcher() });
       } catch (e) {
-        if (signal.aborted) return toError(signal.reason).message;
+        if (signal.aborted) return abortedResult(signal);
         last = toError(e).message;
         continue;
       }
@@ -227,47 +461,183 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
       }
       if (status >= 200 && status < 300) {
         await drain(res);
-        return undefined;
+        return { kind: "written" };
       }
       if (status === 404) {
         await drain(res);
-        return "session not found";
+        return { kind: "rejected", error: "session not found" };
       }
-      return readError(res);
+      return { kind: "rejected", error: await readError(res) };
     }
-    return last;
+    return { kind: "transient", error: last };
   }
 
-  function track(p: Promise<void>): Promise<void> {
-    inFlight.add(p);
-    void p.then(() => inFlight.delete(p));
-    return p;
+  /** A write timeout is transient (retried later from the buffer); an abort by `close()` is not. */
+  function abortedResult(signal: AbortSignal): WriteResult {
+    return { kind: closed ? "aborted" : "transient", error: toError(signal.reason).message };
+  }
+
+  function rowRefused(sessionId: string | undefined, toolName: string): boolean {
+    if (sessionId === undefined || sessionId === "") return true;
+    if (sessionId !== "." && sessionId !== "..") return false;
+    // A dot segment would move the write, with the recorder's headers, to another session-api path once the
+    // URL is resolved (`encodeURIComponent` leaves `.`): the row is dropped, never sent.
+    lose("invalid-session-id", sessionId, toolName, `invalid session id ${JSON.stringify(sessionId)}: a dot segment; the row was not sent`);
+    return true;
+  }
+
+  function whenIdle(timeoutMs: number | undefined): Promise<{ readonly left: number }> {
+    if (held === 0 || timeoutMs === 0) return Promise.resolve({ left: held });
+    return new Promise((resolve) => {
+      let timer: TimerHandle | undefined;
+      const done = (): void => {
+        idle.delete(done);
+        timer?.clear();
+        resolve({ left: held });
+      };
+      idle.add(done);
+      if (timeoutMs !== undefined) timer = clock.setTimeout(done, timeoutMs);
+    });
+  }
+
+  function flush(flushOptions?: { readonly timeoutMs?: number }): Promise<{ readonly left: number }> {
+    const timeoutMs = flushOptions?.timeoutMs;
+    // No time given: nothing to replay in it.
+    if (buffer.size > 0 && !closed && timeoutMs !== 0) {
+      draining = true;
+      pump();
+    }
+    return whenIdle(timeoutMs !== undefined && Number.isFinite(timeoutMs) ? Math.max(0, timeoutMs) : undefined);
+  }
+
+  async function shutDown(timeoutMs: number): Promise<{ readonly left: number }> {
+    closing = true;
+    const { left } = await flush({ timeoutMs });
+    closed = true;
+    flushTimer?.clear();
+    flushTimer = undefined;
+    draining = false;
+    for (const row of buffer.removeWhere(() => true)) drop(row, "closed", "the recorder closed before session-api took the row");
+    for (const row of fresh.removeWhere(() => true)) drop(row, "closed", "the recorder closed before session-api took the row");
+    for (const controller of inFlight) controller.abort(new Error("the recorder closed"));
+    // Aborted writes and terminal rows waiting for their pending row settle on the next turns.
+    await whenIdle(undefined);
+    logLoss(clock.now());
+    const own = ownDispatcher;
+    ownDispatcher = undefined;
+    if (own !== undefined) await own.destroy().catch(() => undefined);
+    return { left };
   }
 
   return {
     start(s: ToolCallStart): Promise<void> {
-      if (s.sessionId === undefined || s.sessionId === "" || refused(s.sessionId, s.toolName)) return Promise.resolve();
-      const body = pendingRow(newId(), s);
-      const key = callKey(s.sessionId, s.callId);
-      const p = track(write(s.sessionId, s.toolName, body, undefined));
-      pendingWrites.set(key, p);
+      if (rowRefused(s.sessionId, s.toolName)) return Promise.resolve();
+      const sessionId = s.sessionId!;
+      const key = callKey(sessionId, s.callId);
+      const p = accept(sessionId, s.toolName, pendingRow(newId(), s), undefined);
+      pendingRows.set(key, p);
       void p.then(() => {
-        if (pendingWrites.get(key) === p) pendingWrites.delete(key);
+        if (pendingRows.get(key) === p) pendingRows.delete(key);
       });
       return p;
     },
     record(r: ToolCallRecord): Promise<void> {
-      if (r.sessionId === undefined || r.sessionId === "" || refused(r.sessionId, r.toolName)) return Promise.resolve();
-      const body = terminalRow(newId(), r);
-      return track(write(r.sessionId, r.toolName, body, pendingWrites.get(callKey(r.sessionId, r.callId))));
+      if (rowRefused(r.sessionId, r.toolName)) return Promise.resolve();
+      const sessionId = r.sessionId!;
+      return accept(sessionId, r.toolName, terminalRow(newId(), r), pendingRows.get(callKey(sessionId, r.callId)));
     },
-    async flush(): Promise<void> {
-      while (inFlight.size > 0) await Promise.all(inFlight);
+    flush,
+    close(closeOptions?: { readonly timeoutMs?: number }): Promise<{ readonly left: number }> {
+      const timeoutMs = closeOptions?.timeoutMs;
+      return (closePromise ??= shutDown(typeof timeoutMs === "number" && timeoutMs >= 0 ? timeoutMs : DEFAULT_CLOSE_TIMEOUT_MS).catch(() => ({ left: held })));
     },
     stats(): SessionApiRecorderStats {
-      return { written, dropped: { ...dropped } };
+      return { ...counts, dropped: { ...dropped } };
     },
   };
+}
+
+/**
+ * Rows in order of `seq`: appended at the end, or inserted at their place (a failed write going back to the
+ * buffer), taken from the front. Amortised O(1) at both ends.
+ */
+class RowQueue {
+  #items: Row[] = [];
+  #head = 0;
+
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+
+  peek(): Row | undefined {
+    return this.#items[this.#head];
+  }
+
+  shift(): Row | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const row = this.#items[this.#head];
+    this.#items[this.#head++] = undefined as unknown as Row;
+    if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return row;
+  }
+
+  push(row: Row): void {
+    this.#items.push(row);
+  }
+
+  /** Inserts at its place by `seq` (failed writes come back roughly in order, so this is nearly always an append). */
+  insert(row: Row): void {
+    const items = this.#items;
+    let i = items.length;
+    while (i > this.#head && items[i - 1]!.seq > row.seq) i--;
+    if (i === items.length) items.push(row);
+    else items.splice(i, 0, row);
+  }
+
+  /** Removes and returns every row matching, keeping the others in order. */
+  removeWhere(match: (row: Row) => boolean): Row[] {
+    const kept: Row[] = [];
+    const removed: Row[] = [];
+    for (let i = this.#head; i < this.#items.length; i++) {
+      const row = this.#items[i]!;
+      (match(row) ? removed : kept).push(row);
+    }
+    if (removed.length > 0) {
+      this.#items = kept;
+      this.#head = 0;
+    }
+    return removed;
+  }
+}
+
+function wholeNumber(name: string, value: unknown, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+    throw new InvalidOptionError(`createSessionApiRecorder: ${name} must be a whole number >= ${min}; got ${typeof value === "number" ? String(value) : JSON.stringify(value) ?? typeof value}`);
+  }
+  return value;
+}
+
+/** Resolves as `promise`, or rejects with the signal's reason once it aborts (a host callback that never settles holds nothing). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(toError(signal.reason));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(toError(signal.reason));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(toError(e));
+      },
+    );
+  });
 }
 
 function parseBaseUrl(url: unknown): string {

@@ -83,7 +83,7 @@ handlers:
   }
 });
 
-test("session-api: one that never answers costs the call nothing; each write ends at its 30 s timeout and is counted as dropped", async () => {
+test("session-api: one that never answers costs the call nothing; each write ends at its 30 s timeout and is buffered; close() drops what is left, counted", async () => {
   const api = await startHttpServer(() => {}); // never answers
   const backend = await startHttpServer((_req, res) => {
     res.setHeader("content-type", "application/json");
@@ -99,13 +99,17 @@ handlers:
   try {
     const out = await ex.execute({ id: "c1", name: "t", arguments: "{}" }, { identity: { sessionId: "s1" } });
     assert.deepEqual([out.status, out.status === "success" && out.resultJson], ["success", '{"ok":true}']);
-    // The terminal row waits for the pending row's write: one write at a time, each ended by its own timeout.
+    // The terminal row waits for the pending row, which ends at its 30 s timeout and goes to the buffer.
     await until(() => api.requests.length === 1);
     clock.advance(30_000);
+    await until(() => recorder.stats().buffered === 1);
+    assert.equal(api.requests.length, 1);
+    // close() replays the buffer within its grace (the same silence), then drops both rows.
+    const closing = recorder.close({ timeoutMs: 1_000 });
     await until(() => api.requests.length === 2);
-    clock.advance(30_000);
-    await recorder.flush();
-    assert.deepEqual(recorder.stats(), { written: 0, dropped: { failed: 2 } });
+    clock.advance(1_000);
+    assert.deepEqual(await closing, { left: 2 });
+    assert.deepEqual(recorder.stats(), { written: 0, retried: 0, buffered: 1, expired: 0, dropped: { closed: 2 } });
   } finally {
     await ex.close();
     await api.close();
@@ -113,22 +117,22 @@ handlers:
   }
 });
 
-test("session-api: with 100 writes stuck, at most 1000 more wait; the rest are dropped and counted, never queued without bound", { timeout: 60_000 }, async () => {
+test("session-api: with 100 writes stuck, rows past maxBufferedBytes are dropped and counted, never held without bound", { timeout: 60_000 }, async () => {
   const api = await startHttpServer(() => {}); // never answers
   const clock = createManualClock(0);
-  const recorder = createSessionApiRecorder({ url: api.url, clock });
   const row = { toolName: "t", handlerName: "h", handlerType: "http" as const, execution: "server" as const, arguments: "{}", startedAt: 0 };
+  // Every row has the same size: a fixed-width call id and row id.
+  const bytes = Buffer.byteLength('{"id":"r-0000","sessionId":"s1","callId":"c0000","name":"t","status":"pending","createdAt":"1970-01-01T00:00:00Z"}');
+  let n = 0;
+  const recorder = createSessionApiRecorder({ url: api.url, clock, maxBufferedBytes: 1100 * bytes, newId: () => `r-${String(n++).padStart(4, "0")}` });
   try {
-    for (let i = 0; i < 1150; i++) void recorder.start({ ...row, callId: `c${i}`, sessionId: "s1" });
+    for (let i = 0; i < 1150; i++) void recorder.start({ ...row, callId: `c${String(i).padStart(4, "0")}`, sessionId: "s1" });
     await until(() => api.requests.length === 100);
-    assert.deepEqual(recorder.stats(), { written: 0, dropped: { "queue-full": 50 } });
-    // Each round of 100 writes ends at its 30 s timeout; the next 100 waiting ones start.
-    for (let round = 1; round <= 11; round++) {
-      clock.advance(30_000);
-      await until(() => recorder.stats().dropped["failed"] === 100 * round && api.requests.length === Math.min(1100, 100 * (round + 1)));
-    }
-    await recorder.flush();
-    assert.deepEqual(recorder.stats(), { written: 0, dropped: { "queue-full": 50, failed: 1100 } });
+    assert.equal(api.requests[0]?.body.length, bytes);
+    assert.deepEqual(recorder.stats(), { written: 0, retried: 0, buffered: 0, expired: 0, dropped: { "buffer-full": 50 } });
+    assert.deepEqual(await recorder.close({ timeoutMs: 0 }), { left: 1100 });
+    assert.deepEqual(recorder.stats(), { written: 0, retried: 0, buffered: 0, expired: 0, dropped: { "buffer-full": 50, closed: 1100 } });
+    assert.equal(api.requests.length, 100);
   } finally {
     await api.close();
   }
