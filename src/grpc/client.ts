@@ -1,6 +1,7 @@
 import { connect as netConnect, isIP, type Socket } from "node:net";
 import { connect as tlsConnect, type ConnectionOptions } from "node:tls";
 import type { Duplex } from "node:stream";
+import { constants as http2Constants, type ClientHttp2Stream } from "node:http2";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Health, HealthCheckResponse_ServingStatus } from "../gen/grpc/health/v1/health_pb.js";
@@ -163,6 +164,7 @@ export function createToolServiceClient(options: ToolServiceClientOptions): Tool
     authority: manager.authority,
     async request(method, path, headers, requestOptions) {
       const stream = await manager.request(method, path, headers, requestOptions);
+      failNoErrorReset(stream);
       const session = stream.session;
       if (session !== undefined && !guarded.has(session)) {
         guarded.add(session);
@@ -277,4 +279,19 @@ function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof OmniaToolsError) return reason;
   return new AbortedError("tool service client: the call was aborted by its signal", { cause: reason });
+}
+
+/**
+ * A stream reset with NO_ERROR before any response headers: connect-node ignores that code (it is how a
+ * finished stream closes too), so the call would wait for its deadline. grpc-go fails it at once as
+ * `Internal` (`stream terminated by RST_STREAM with error code: NO_ERROR`); here it fails as connect-node's
+ * reset error, which {@link toGrpcStatusError} words that way.
+ */
+function failNoErrorReset(stream: ClientHttp2Stream): void {
+  let answered = false;
+  stream.once("response", () => (answered = true));
+  stream.once("close", () => {
+    if (answered || stream.rstCode !== http2Constants.NGHTTP2_NO_ERROR || stream.listenerCount("error") === 0) return;
+    stream.emit("error", new ConnectError("http/2 stream closed with error code NO_ERROR (0x0)", Code.Internal));
+  });
 }

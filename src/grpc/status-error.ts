@@ -22,7 +22,9 @@ import { GrpcStatusError } from "./errors.js";
  *   `stream terminated by RST_STREAM with error code: <CODE>`: REFUSED_STREAM
  *   is `Unavailable`, ENHANCE_YOUR_CALM and FLOW_CONTROL_ERROR
  *   `ResourceExhausted`, INADEQUATE_SECURITY `PermissionDenied`, every other
- *   code `Internal`. CANCEL is the exception: connect-node reports a
+ *   code `Internal` (NO_ERROR before any response too, at once: the client
+ *   fails such a stream itself, since connect-node would wait for the
+ *   deadline). CANCEL is the exception: connect-node reports a
  *   connection lost before the server's preface (or a plaintext client
  *   against TLS) as a stream closed with CANCEL too, which grpc-go calls
  *   `Unavailable`; the two cannot be told apart here, so CANCEL stays
