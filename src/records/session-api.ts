@@ -16,7 +16,7 @@ import {
   type Logger,
   type HttpDispatcher,
 } from "../core/index.js";
-import type { OtelMeter } from "../telemetry/otel-types.js";
+import type { OtelMeter } from "../telemetry/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "./record.js";
 import { SessionApiBreaker } from "./session-api-breaker.js";
 

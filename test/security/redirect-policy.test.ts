@@ -118,11 +118,12 @@ handlers:
       ["POST", "/api/v1/sessions/s1/tool-calls"],
       ["POST", "/api/v1/sessions/s1/tool-calls"],
     ]);
-    assert.deepEqual(recorder.stats(), { written: 0, dropped: { failed: 2 } });
+    assert.deepEqual(recorder.stats(), { written: 0, retried: 0, buffered: 0, expired: 0, dropped: { rejected: 2 } });
     assert.deepEqual([other.seen, backend.requests], [[], []]);
   } finally {
     await ex.close();
     await policy.close();
+    await recorder.close();
     await redirecting.close();
     await backend.close();
     await other.close();

@@ -149,7 +149,7 @@ test("a client call: the pending row when it is handed to the client, the succes
   ]);
 });
 
-test("a session-api answering 500 never changes the outcome: each row is tried three times, then logged and dropped", async () => {
+test("a session-api answering 500 never changes the outcome: the pending row is tried three times, then buffered; the terminal row waits behind it; close() drops both, counted", async () => {
   const fine = setup("/ok");
   const expected = await fine.ex.execute({ id: "call-5", name: "lookup", arguments: '{"id":5}' }, { identity });
   await fine.recorder.flush();
@@ -158,12 +158,17 @@ test("a session-api answering 500 never changes the outcome: each row is tried t
   const { ex, recorder, logger } = setup("/ok");
   const out = await ex.execute({ id: "call-5", name: "lookup", arguments: '{"id":5}' }, { identity: { ...identity, sessionId: SID_DOWN } });
   assert.deepEqual(out, expected);
-  await settle(recorder.flush(), clock, 50);
+  for (let i = 0; i < 100 && recorder.stats().buffered === 0; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    await clock.advanceAsync(50);
+  }
   const sent = rows();
-  assert.equal(sent.length, 6, "pending ×3, then terminal ×3");
-  assert.deepEqual(sent.map((r) => JSON.parse(r.slice(r.indexOf(" ") + 1)).status), ["pending", "pending", "pending", "success", "success", "success"]);
+  assert.deepEqual(sent.map((r) => JSON.parse(r.slice(r.indexOf(" ") + 1)).status), ["pending", "pending", "pending"]);
+  assert.deepEqual(logger.lines, [], "buffered, not lost");
+  assert.deepEqual(await recorder.close({ timeoutMs: 0 }), { left: 2 });
+  assert.deepEqual(recorder.stats(), { written: 0, retried: 2, buffered: 1, expired: 0, dropped: { closed: 2 } });
   assert.deepEqual(logger.lines, [
-    { level: "error", message: "failed to record tool call", fields: { sessionID: SID_DOWN, toolName: "lookup", error: "HTTP 500" } },
-    { level: "error", message: "failed to record tool call", fields: { sessionID: SID_DOWN, toolName: "lookup", error: "HTTP 500" } },
+    { level: "error", message: "failed to record tool call", fields: { sessionID: SID_DOWN, toolName: "lookup", reason: "closed", error: "the recorder closed before session-api took the row", count: 1 } },
+    { level: "error", message: "failed to record tool call", fields: { sessionID: SID_DOWN, toolName: "lookup", reason: "closed", error: "the recorder is closed", count: 1 } },
   ]);
 });
