@@ -531,13 +531,19 @@ class McpToolClientImpl implements McpToolClient {
 
   /**
    * The error to throw as is (abort, close, auth), or `undefined` when the
-   * failure is the server's. A transport-level failure retires the session.
+   * failure is the server's. On stdio a transport-level failure retires the
+   * session (the child's stream is shared by every request). Over HTTP each
+   * request is its own POST: one that failed (a reset, an HTTP 500, a body that
+   * is not JSON) fails its own call only, and the calls already sent on the
+   * session finish or fail on their own. An HTTP session is retired only when
+   * it is gone: the server answered 404 for it (see `exchange`), its transport
+   * closed, or its event stream broke (`onTransportError`).
    */
   private settleFailure(error: unknown, session: Session, scope: Scope): Error | undefined {
     if (scope.signal.aborted) return abortReason(scope.signal, this.handlerName);
     if (this.closed) return this.closedError();
     if (error instanceof McpAuthError) return error;
-    if (!isProtocolError(error, session.sdk)) this.retire(session);
+    if (this.transport === "stdio" && !isProtocolError(error, session.sdk)) this.retire(session);
     return undefined;
   }
 
