@@ -175,9 +175,12 @@ export interface McpToolClient {
  *   and `workDir`, its stderr going to the logger at debug level.
  * - **Headers**: the {@link McpHeaderProvider} is called on every HTTP
  *   request; per-call headers are added on top. On stdio there are none.
- * - **Reconnects**: a session whose transport closed (a stdio child that
- *   exited, an SSE stream that broke) or that failed at the transport level is
- *   dropped; the next call opens a new one.
+ * - **Reconnects**: a session that is gone is dropped and the next call opens
+ *   a new one: its transport closed (a stdio child that exited, an SSE stream
+ *   that broke), the server answered 404 for it, or (stdio only) it failed at
+ *   the transport level. Over HTTP each call is its own POST: one that fails
+ *   (a reset, an HTTP error, a body that is not JSON) fails that call only,
+ *   and the other calls on the session go on.
  * - **Timeouts**: none hidden. The SDK's 60 s request timer is disabled; the
  *   connect timeout and per-call timeouts run on the injected clock.
  *
