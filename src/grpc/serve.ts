@@ -5,6 +5,7 @@ import { isIP, type AddressInfo, type Socket } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { InvalidOptionError, systemClock, type Clock } from "../core/index.js";
+import { closeIdleSessions, serverLimits } from "./server-limits.js";
 import { createToolServiceHandler, type ToolImplementations } from "./handler.js";
 import { isBeyondTimerRange } from "./grpc-timeout.js";
 
@@ -42,8 +43,22 @@ export interface ServeToolServiceOptions {
    * stopped reading, with its window at 0, or never ends its request). Default 5000.
    */
   readonly closeGraceMs?: number | undefined;
-  /** The clock of the close grace period. Default `systemClock`. */
+  /** The clock of the close grace period and the idle timeout. Default `systemClock`. */
   readonly clock?: Clock | undefined;
+  /**
+   * Streams (calls) one connection may have open at once: advertised in the HTTP/2
+   * SETTINGS and enforced (a stream past it is refused with `RST_STREAM`
+   * REFUSED_STREAM, which a gRPC client reports as UNAVAILABLE and may retry).
+   * Default 250, as Go's HTTP/2 server.
+   */
+  readonly maxConcurrentStreams?: number | undefined;
+  /**
+   * A connection with no call in flight for this long, in ms on `clock`, is
+   * closed (GOAWAY, then the socket); a call in flight, however long, is never
+   * cut. Default 900000 (15 minutes, as long as this package's gRPC client keeps
+   * an idle session); `Infinity` keeps idle connections.
+   */
+  readonly idleTimeoutMs?: number | undefined;
 }
 
 /**
@@ -101,6 +116,7 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
   if (typeof closeGraceMs !== "number" || !(closeGraceMs >= 0)) {
     throw new InvalidOptionError(`serveToolService: closeGraceMs must be a number >= 0; got ${String(closeGraceMs)}`);
   }
+  const limits = serverLimits("serveToolService", options.maxConcurrentStreams, options.idleTimeoutMs);
   const clock = options.clock ?? systemClock;
   const routes = createToolServiceHandler(tools, { health: options.health ?? true });
   const shutdown = new AbortController();
@@ -117,9 +133,10 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
     adapter(req, res);
   };
 
+  const settings = { maxConcurrentStreams: limits.maxConcurrentStreams };
   const server =
     tls === undefined
-      ? http2.createServer({}, handler)
+      ? http2.createServer({ settings }, handler)
       : http2.createSecureServer(
           {
             cert: toPem(tls.cert),
@@ -128,6 +145,7 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
             requestCert: tls.requireClientCert === true,
             rejectUnauthorized: tls.requireClientCert === true,
             allowHTTP1: false,
+            settings,
           },
           handler,
         );
@@ -143,6 +161,7 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
     sockets.add(s);
     s.once("close", () => sockets.delete(s));
   });
+  closeIdleSessions(server, clock, limits.idleTimeoutMs);
   // Failed TLS handshakes (a client with the wrong CA) are the client's problem, not a crash.
   server.on("tlsClientError", () => {});
 

@@ -1,8 +1,10 @@
 import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { InvalidOptionError, systemClock } from "../core/index.js";
+import { closeIdleSessions, serverLimits } from "../grpc/index.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./constants.js";
 import type { RuntimeServiceOptions } from "./options.js";
 import { buildRuntimeService } from "./runtime-service.js";
@@ -10,6 +12,9 @@ import type { RuntimeHandler } from "./types.js";
 
 /** How long close() waits for calls in flight before destroying their sessions. */
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
+
+/** The status of a call still running at shutdown: UNAVAILABLE, as a grpc-go client reports a server's `Stop`. */
+const SHUTDOWN_MESSAGE = "transport is closing";
 
 /** connect's limit for readMaxBytes / writeMaxBytes. */
 const MAX_MESSAGE_BYTES_LIMIT = 0xffffffff;
@@ -32,6 +37,20 @@ export interface ServeRuntimeOptions extends RuntimeServiceOptions {
    * at 0, or that never ends its request body). Default 5000.
    */
   closeGraceMs?: number | undefined;
+  /**
+   * Streams (calls) one connection may have open at once: advertised in the HTTP/2
+   * SETTINGS and enforced (a stream past it is refused with `RST_STREAM`
+   * REFUSED_STREAM, which a gRPC client reports as UNAVAILABLE and may retry).
+   * Default 250, as Go's HTTP/2 server.
+   */
+  maxConcurrentStreams?: number | undefined;
+  /**
+   * A connection with no call in flight for this long, in ms on the service's
+   * clock, is closed (GOAWAY, then the socket); a call in flight, however long,
+   * is never cut. Default 900000 (15 minutes, as long as this package's gRPC
+   * client keeps an idle session); `Infinity` keeps idle connections.
+   */
+  idleTimeoutMs?: number | undefined;
 }
 
 /**
@@ -75,7 +94,7 @@ function hostForUrl(host: string): string {
 export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntimeOptions): Promise<RuntimeServer> {
   const where = "serveRuntime";
   if (options === null || typeof options !== "object") throw new InvalidOptionError(`${where}: options must be an object with a port; got ${String(options)}`);
-  const { port, host = "127.0.0.1", maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, closeGraceMs = DEFAULT_CLOSE_GRACE_MS, ...serviceOptions } = options;
+  const { port, host = "127.0.0.1", maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES, closeGraceMs = DEFAULT_CLOSE_GRACE_MS, maxConcurrentStreams, idleTimeoutMs, ...serviceOptions } = options;
   if (typeof port !== "number" || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new InvalidOptionError(`${where}: port must be an integer from 0 to 65535; got ${String(port)}`);
   }
@@ -86,6 +105,7 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   if (typeof closeGraceMs !== "number" || !(closeGraceMs >= 0)) {
     throw new InvalidOptionError(`${where}: closeGraceMs must be a number >= 0; got ${String(closeGraceMs)}`);
   }
+  const limits = serverLimits(where, maxConcurrentStreams, idleTimeoutMs);
   const clock = serviceOptions.clock ?? systemClock;
   const routes = buildRuntimeService(where, handler, serviceOptions, []);
   const shutdown = new AbortController();
@@ -101,43 +121,23 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
     writeMaxBytes: maxMessageBytes,
     shutdownSignal: shutdown.signal,
   });
-  // Streams whose response may still be running. At shutdown, a stream whose
-  // response has ended but whose client never half-closed would hold its
-  // session (and so close()) open forever: it is reset with RST_STREAM
-  // NO_ERROR once its response is flushed, which is how a server ends a call
-  // the client left open (RFC 9113 section 8.1). A Node client may then report the
-  // call as "Premature close" instead of its status; it is shutting down anyway.
-  const open = new Map<http2.ServerHttp2Stream, { ended: boolean }>();
   let closing: Promise<void> | undefined;
-  let shuttingDown = false;
-  const release = (stream: http2.ServerHttp2Stream): void => {
-    if (stream.closed || stream.destroyed) return;
-    // Only once the writable side has finished: resetting from inside
-    // res.end() (while Node is still ending the stream) spun Node's HTTP/2
-    // layer in a loop when the peer had already cancelled.
-    if (stream.writableFinished) stream.close(http2.constants.NGHTTP2_NO_ERROR);
-    else stream.once("finish", () => release(stream));
-  };
-  const server = http2.createServer((req, res) => {
-    const stream = req.stream;
-    const entry = { ended: false };
-    open.set(stream, entry);
-    stream.once("close", () => open.delete(stream));
-    const end = res.end.bind(res) as (...args: unknown[]) => unknown;
-    (res as unknown as { end: (...args: unknown[]) => unknown }).end = (...args: unknown[]) => {
-      const result = end(...args);
-      entry.ended = true;
-      if (shuttingDown) release(stream);
-      return result;
-    };
-    adapter(req, res);
-  });
+  const server = http2.createServer({ settings: { maxConcurrentStreams: limits.maxConcurrentStreams } }, adapter);
+  closeIdleSessions(server, clock, limits.idleTimeoutMs);
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on("session", (session: http2.ServerHttp2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
     // A session destroyed at the end of the grace period (or by a vanished client) is not an uncaught error.
     session.on("error", () => {});
+  });
+  // The raw sockets too: a client that stopped reading (its window at 0) or never finished its preface holds a
+  // socket that is no session yet, or whose session cannot be destroyed through its socket proxy.
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -155,21 +155,19 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
     url: `http://${hostForUrl(host)}:${bound}`,
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
-        // Every running call sees its signal abort and ends its response.
-        shuttingDown = true;
-        shutdown.abort();
+        // Every running call sees its signal abort with UNAVAILABLE and ends its response with that status.
+        shutdown.abort(new ConnectError(SHUTDOWN_MESSAGE, Code.Unavailable));
+        // Past the grace, nothing a client does (a window at 0, a request side it never ends) holds close().
         const grace = clock.setTimeout(() => {
-          for (const session of sessions) {
-            session.destroy();
-            session.socket?.destroy();
-          }
+          for (const session of sessions) session.destroy();
+          for (const socket of sockets) socket.destroy();
         }, closeGraceMs);
         server.close(() => {
           grace.clear();
           resolve();
         });
+        // GOAWAY: each session closes once its streams have ended (the client has read each status and closed).
         for (const session of sessions) session.close();
-        for (const [stream, entry] of open) if (entry.ended) release(stream);
       });
       return closing;
     },
