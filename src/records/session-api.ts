@@ -16,7 +16,7 @@ import {
   type Logger,
   type HttpDispatcher,
 } from "../core/index.js";
-import type { OtelMeter } from "../telemetry/index.js";
+import type { OtelCounter, OtelMeter } from "../telemetry/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "./record.js";
 import { SessionApiBreaker } from "./session-api-breaker.js";
 
@@ -231,13 +231,13 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   const counters =
     meter === undefined
       ? undefined
-      : {
+      : safeCounters({
           written: meter.createCounter(SESSION_API_METRICS.written, { description: "Tool-call rows session-api accepted" }),
           retried: meter.createCounter(SESSION_API_METRICS.retried, { description: "session-api write attempts that were retries" }),
           buffered: meter.createCounter(SESSION_API_METRICS.buffered, { description: "Tool-call rows buffered for a later replay" }),
           expired: meter.createCounter(SESSION_API_METRICS.expired, { description: "Buffered tool-call rows dropped after 5 minutes" }),
           dropped: meter.createCounter(SESSION_API_METRICS.dropped, { description: "Tool-call rows dropped, by reason" }),
-        };
+        });
   let ownDispatcher: Undici.Agent | undefined;
   function dispatcher(): Dispatcher {
     if (options.dispatcher !== undefined) return options.dispatcher as Dispatcher;
@@ -296,8 +296,13 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   function logLoss(now: number): void {
     if (lastLoss === undefined || unlogged === 0) return;
     lastLogAt = now;
-    logger.error("failed to record tool call", { ...lastLoss, count: unlogged });
+    const fields = { ...lastLoss, count: unlogged };
     unlogged = 0;
+    try {
+      logger.error("failed to record tool call", fields);
+    } catch {
+      // The host's logger failing must not stop the recorder's own bookkeeping.
+    }
   }
 
   function finish(row: Row): void {
@@ -611,6 +616,24 @@ class RowQueue {
     }
     return removed;
   }
+}
+
+/** Counters whose `add` never throws into the recorder (a host's meter is a callback like any other). */
+function safeCounters<K extends string>(counters: Record<K, OtelCounter>): Record<K, OtelCounter> {
+  const out = {} as Record<K, OtelCounter>;
+  for (const key of Object.keys(counters) as K[]) {
+    const counter = counters[key];
+    out[key] = {
+      add(value, attributes) {
+        try {
+          counter.add(value, attributes);
+        } catch {
+          // A failing meter loses a data point, never a row.
+        }
+      },
+    };
+  }
+  return out;
 }
 
 function wholeNumber(name: string, value: unknown, fallback: number, min: number): number {

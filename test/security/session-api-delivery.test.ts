@@ -326,3 +326,33 @@ test("connections are reused: 400 rows over the recorder's own pool of maxConcur
     await api.close();
   }
 });
+
+test("the host's callbacks: a logger and a meter that throw, and a headers callback that never settles, hold nothing and lose no count", async () => {
+  const api = await startSessionApi();
+  const clock = createManualClock(0);
+  const throwing = () => {
+    throw new Error("host callback failed");
+  };
+  const meter = { createCounter: () => ({ add: throwing }), createHistogram: () => ({ record: throwing }) };
+  const logger = { debug: throwing, info: throwing, warn: throwing, error: throwing };
+  const loud = createSessionApiRecorder({ url: api.url, clock, meter, logger });
+  const stuck = createSessionApiRecorder({ url: api.url, clock, headers: () => new Promise<Record<string, string>>(() => {}) });
+  try {
+    await loud.start({ ...ROW, sessionId: "00000000-0000-4000-8000-000000000404", callId: "missing" });
+    await loud.start({ ...ROW, callId: "ok" });
+    assert.deepEqual(await loud.flush(), { left: 0 });
+    assert.deepEqual(loud.stats(), { written: 1, retried: 0, buffered: 0, expired: 0, dropped: { rejected: 1 } });
+    // The headers never come: the write ends at its 30 s timeout and is buffered; close() drops it, counted.
+    void stuck.start({ ...ROW, callId: "stuck" });
+    await tick();
+    await clock.advanceAsync(30_000);
+    await until(() => stuck.stats().buffered === 1, "buffered after the write timeout");
+    assert.deepEqual(await stuck.close({ timeoutMs: 0 }), { left: 1 });
+    assert.deepEqual(stuck.stats(), { written: 0, retried: 0, buffered: 1, expired: 0, dropped: { closed: 1 } });
+    assert.equal(api.server.requests.length, 2);
+  } finally {
+    await loud.close();
+    await stuck.close();
+    await api.close();
+  }
+});
