@@ -63,12 +63,15 @@ export interface RuntimeServer {
   /** `http://<host>:<port>`, the base URL for a gRPC transport. */
   readonly url: string;
   /**
-   * Stops the server: aborts every running call (turns see `turn.signal`
-   * abort, watchers end), closes every HTTP/2 session and the listener, and
-   * resolves once they are closed. A session still open after `closeGraceMs`
-   * (default 5 s on the service's clock) is destroyed with its socket, so
-   * `close()` always resolves, whatever a client does. Idempotent: later calls
-   * return the same promise. No timer or socket is left behind.
+   * Stops the server: aborts every running call (turns see `turn.signal` abort,
+   * watchers end), and each ends with status UNAVAILABLE `transport is closing`
+   * (what a grpc-go client reports when a server stops); sends GOAWAY on every
+   * HTTP/2 session, closes the listener, and resolves once every session has
+   * closed (a client closes its stream once it has read the status). A session
+   * or raw socket still open after `closeGraceMs` (default 5 s on the service's
+   * clock) is destroyed, so `close()` always resolves, whatever a client does.
+   * Idempotent: later calls return the same promise. No timer or socket is
+   * left behind.
    */
   close(): Promise<void>;
 }
