@@ -16,7 +16,8 @@ export async function answer(
   await executor.refresh(); // mcp and openapi discovery
   const turn = createTurn(executor, { ctx: { identity, clientToolsAvailable: true } });
   for (;;) {
-    const reply = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, tools: toAnthropicTools(turn.tools) });
+    const tools = toAnthropicTools(turn.tools); // none offered (all excluded): send no `tools` at all
+    const reply = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, ...(tools.length > 0 ? { tools } : {}) });
     messages.push({ role: "assistant", content: reply.content });
     if (reply.stop_reason !== "tool_use") return reply.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     const round = await runAnthropicToolUses(turn, reply); // { markErrors: true } adds is_error to failures

@@ -17,7 +17,8 @@ export async function answer(
   await executor.refresh(); // mcp and openapi discovery
   const turn = createTurn(executor, { ctx: { identity, clientToolsAvailable: true } });
   for (;;) {
-    const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: toOpenAiTools(turn.tools) });
+    const tools = toOpenAiTools(turn.tools); // none offered (all excluded): send no `tools` at all
+    const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, ...(tools.length > 0 ? { tools } : {}) });
     const message = completion.choices[0]!.message;
     messages.push(message);
     if (!message.tool_calls?.length) return message.content ?? "";

@@ -115,7 +115,9 @@ function checkOptions(where: string, options: AnthropicResultOptions): void {
 
 /**
  * The offered tools (`turn.tools`) as Messages API tool definitions, in the
- * same order, each schema as it is offered.
+ * same order, each schema as it is offered. When it is empty (every tool
+ * excluded), send no `tools` or `tool_choice` at all, as PromptKit (from
+ * 1.5.10) sends no tool list then; the history keeps its tool blocks.
  * @public
  */
 export function toAnthropicTools(tools: readonly TurnTool[]): AnthropicTool[] {

@@ -83,7 +83,10 @@ export interface OpenAiToolRound {
 /**
  * The offered tools (`turn.tools`) as Chat Completions tool definitions, in
  * the same order, each schema as it is offered (PromptKit sends it unchanged
- * and does not apply OpenAI's strict mode here).
+ * and does not apply OpenAI's strict mode here). When it is empty (every tool
+ * excluded), send no `tools`, `tool_choice` or `parallel_tool_calls` at all:
+ * OpenAI refuses tool parameters without tools, and PromptKit (from 1.5.10)
+ * then sends no tool list while the history keeps its tool messages.
  * @public
  */
 export function toOpenAiTools(tools: readonly TurnTool[]): OpenAiFunctionTool[] {

@@ -9,7 +9,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { answer } from "../../examples/anthropic.js";
 import { createTurn, type ClientToolRequest } from "../../src/index.js";
 import { fromAnthropicToolUses, runAnthropicToolUses, toAnthropicToolResults, toAnthropicTools } from "../../src/anthropic.js";
-import { modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
+import { failingWeather, modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
 
 function reply(content: unknown[], stop: string): unknown {
   return { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
@@ -86,4 +86,20 @@ test("fromAnthropicToolUses reads tool_use blocks only, its input as parsed argu
   assert.throws(() => toAnthropicToolResults([], { isError: true } as never), { message: 'toAnthropicToolResults: unknown option "isError"; expected one of markErrors' });
   assert.deepEqual(toAnthropicToolResults([{ callId: "a", content: "bad", isError: true }]), [{ type: "tool_result", tool_use_id: "a", content: "bad" }]);
   assert.deepEqual(toAnthropicTools([{ name: "n", description: "", inputSchema: { type: "object" } }]), [{ name: "n", description: "", input_schema: { type: "object" } }]);
+});
+
+test("examples/anthropic.ts: once every tool is excluded (two failures), the next request sends no tools key; the history keeps the tool blocks", async () => {
+  const { executor } = await failingWeather();
+  const api = await modelApi([
+    reply([toolUse("toolu_1", "get_weather", { city: "Oslo" })], "tool_use"),
+    reply([toolUse("toolu_2", "get_weather", { city: "Oslo" })], "tool_use"),
+    reply([{ type: "text", text: "The weather service is down." }], "end_turn"),
+  ]);
+  const anthropic = new Anthropic({ apiKey: "sk-ant-test", baseURL: api.url, maxRetries: 0 });
+  const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather in Oslo?" }];
+  const text = await answer(anthropic, executor, { userId: "u-1" }, messages, () => Promise.reject(new Error("no client tool")));
+  assert.equal(text, "The weather service is down.");
+  const bodies = api.bodies() as Record<string, unknown>[];
+  assert.deepEqual(bodies.map((b) => Object.keys(b).sort()), [["max_tokens", "messages", "model", "tools"], ["max_tokens", "messages", "model", "tools"], ["max_tokens", "messages", "model"]]);
+  assert.equal((bodies[2]?.["messages"] as unknown[]).length, 5);
 });

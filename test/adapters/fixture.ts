@@ -70,3 +70,25 @@ export async function modelApi(replies: readonly unknown[]): Promise<ModelApi> {
   closers.push(() => server.close());
   return { server, url: server.url, headers, bodies: () => server.requests.map((r) => JSON.parse(r.body.toString("utf8")) as unknown) };
 }
+
+/** An executor whose one tool, get_weather, always fails (HTTP 503 "down"): two failures and the turn offers nothing. */
+export async function failingWeather(): Promise<Tools> {
+  return weatherOnly(await startHttpToolBackend({ routes: { "POST /weather": () => httpReply({ status: 503, text: "down" }) } }));
+}
+
+async function weatherOnly(backend: HttpToolBackend): Promise<Tools> {
+  closers.push(() => backend.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: weather
+    type: http
+    tool:
+      name: get_weather
+      description: Current weather for a city.
+      inputSchema: { type: object, properties: { city: { type: string } }, required: [city] }
+    httpConfig: { endpoint: "${backend.url}/weather", method: POST }
+`);
+  const recorder = new MemoryRecorder();
+  const executor = createToolExecutor({ registry, recorder, random: () => 0.5 });
+  closers.push(() => executor.close());
+  return { backend, executor, recorder };
+}

@@ -10,7 +10,7 @@ import { answer } from "../../examples/openai.js";
 import { createTurn, InvalidOptionError } from "../../src/index.js";
 import { fromOpenAiToolCalls, runOpenAiToolCalls, toOpenAiToolMessages, toOpenAiTools } from "../../src/openai.js";
 import type { ClientToolRequest } from "../../src/index.js";
-import { modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
+import { failingWeather, modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
 
 function completion(message: Record<string, unknown>, finish: string): unknown {
   return {
@@ -84,4 +84,20 @@ test("fromOpenAiToolCalls keeps the model's argument text, skips custom tool cal
   assert.throws(() => fromOpenAiToolCalls(null as never), (e: unknown) => e instanceof InvalidOptionError && e.message === "fromOpenAiToolCalls: message must be an assistant message object; got null");
   assert.deepEqual(toOpenAiToolMessages([{ callId: "a", content: "t" }]), [{ role: "tool", tool_call_id: "a", content: "t" }]);
   assert.deepEqual(toOpenAiTools([{ name: "n", description: "", inputSchema: {} }]), [{ type: "function", function: { name: "n", description: "", parameters: {} } }]);
+});
+
+test("examples/openai.ts: once every tool is excluded (two failures), the next request sends no tools key; the history keeps the tool messages", async () => {
+  const { executor } = await failingWeather();
+  const api = await modelApi([
+    completion({ content: null, tool_calls: [call("call_1", "get_weather", '{"city":"Oslo"}')] }, "tool_calls"),
+    completion({ content: null, tool_calls: [call("call_2", "get_weather", '{"city":"Oslo"}')] }, "tool_calls"),
+    completion({ content: "The weather service is down." }, "stop"),
+  ]);
+  const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 });
+  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Oslo?" }];
+  const text = await answer(openai, executor, { userId: "u-1" }, messages, () => Promise.reject(new Error("no client tool")));
+  assert.equal(text, "The weather service is down.");
+  const bodies = api.bodies() as Record<string, unknown>[];
+  assert.deepEqual(bodies.map((b) => Object.keys(b).sort()), [["messages", "model", "tools"], ["messages", "model", "tools"], ["messages", "model"]]);
+  assert.deepEqual((bodies[2]?.["messages"] as { role: string }[]).map((m) => m.role), ["user", "assistant", "tool", "assistant", "tool"]);
 });
