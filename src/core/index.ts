@@ -37,3 +37,4 @@ export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
 export { boundPeerText, PEER_TEXT_MAX_BYTES } from "./bound-text.js";
 export type { SharedAbortListener } from "./shared-abort.js";
 export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./dispatcher.js";
+export { raceAbort } from "./race-abort.js";

@@ -2,6 +2,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   boundPeerText,
   ClosedError,
+  raceAbort,
   ConfigError,
   InvalidOptionError,
   noopLogger,
@@ -20,7 +21,7 @@ import { mcpArguments } from "./call-arguments.js";
 import { abortReason, causeCodeOf, describe, httpStatusOf, isProtocolError, rpcCodeOf } from "./error-text.js";
 import { McpHttp } from "./http-fetch.js";
 import { listServerTools } from "./list-tools.js";
-import { createScope, raceAbort, withDeadline, type Scope } from "./scope.js";
+import { createScope, withDeadline, type Scope } from "./scope.js";
 import { ACCEPT_ALL_VALIDATOR, NO_SDK_TIMEOUT_MS, undelivered, type Exchange, type Session, type ValidHandler } from "./session.js";
 import { createMcpTransport } from "./transport.js";
 

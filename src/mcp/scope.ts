@@ -27,27 +27,6 @@ export function createScope(parent: AbortSignal | undefined, timeoutMs: number |
   };
 }
 
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason as Error);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error as Error);
-      },
-    );
-  });
-}
 
 /** Settles with `promise`, or resolves after `ms` on `clock`, whichever is first. */
 export function withDeadline(promise: Promise<void>, ms: number, clock: Clock): Promise<void> {

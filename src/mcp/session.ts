@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpAuthError } from "./errors.js";
-import { raceAbort } from "./scope.js";
+import { raceAbort } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 import type { McpHandlerInput, McpTransportKind } from "./types.js";
 

@@ -7,6 +7,7 @@ import {
   goJsonMarshal,
   goJsonString,
   noopLogger,
+  raceAbort,
   rejectUnknownOptions,
   systemClock,
   toError,
@@ -434,7 +435,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   }
 
   async function headersFor(signal: AbortSignal): Promise<Record<string, string>> {
-    const extra = typeof headersOption === "function" ? await untilAborted(Promise.resolve(headersOption()), signal) : headersOption;
+    const extra = typeof headersOption === "function" ? await raceAbort(Promise.resolve(headersOption()), signal) : headersOption;
     const out: Record<string, string> = { "content-type": "application/json", [SOURCE_HEADER]: SOURCE_RUNTIME };
     if (extra !== undefined) for (const [k, v] of Object.entries(extra)) out[k.toLowerCase()] = v;
     return out;
@@ -644,24 +645,6 @@ function wholeNumber(name: string, value: unknown, fallback: number, min: number
   return value;
 }
 
-/** Resolves as `promise`, or rejects with the signal's reason once it aborts (a host callback that never settles holds nothing). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(toError(signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(toError(signal.reason));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(toError(e));
-      },
-    );
-  });
-}
 
 function parseBaseUrl(url: unknown): string {
   if (typeof url !== "string") throw new InvalidOptionError(`createSessionApiRecorder: url must be session-api's http(s) base URL; got ${typeof url}`);

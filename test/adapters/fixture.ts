@@ -30,23 +30,7 @@ export async function weatherTools(options: { readonly backend?: Parameters<type
       },
     },
   );
-  closers.push(() => backend.close());
-  const registry = loadToolRegistry(`handlers:
-  - name: weather
-    type: http
-    tool:
-      name: get_weather
-      description: Current weather for a city.
-      inputSchema: { type: object, properties: { city: { type: string } }, required: [city] }
-    httpConfig: { endpoint: "${backend.url}/weather", method: POST }
-  - name: location
-    type: client
-    tool: { name: get_location, description: The user's location., inputSchema: { type: object } }
-`);
-  const recorder = new MemoryRecorder();
-  const executor = createToolExecutor({ registry, recorder, random: () => 0.5 });
-  closers.push(() => executor.close());
-  return { backend, executor, recorder };
+  return weatherExecutor(backend, true);
 }
 
 export interface ModelApi {
@@ -73,10 +57,11 @@ export async function modelApi(replies: readonly unknown[]): Promise<ModelApi> {
 
 /** An executor whose one tool, get_weather, always fails (HTTP 503 "down"): two failures and the turn offers nothing. */
 export async function failingWeather(): Promise<Tools> {
-  return weatherOnly(await startHttpToolBackend({ routes: { "POST /weather": () => httpReply({ status: 503, text: "down" }) } }));
+  return weatherExecutor(await startHttpToolBackend({ routes: { "POST /weather": () => httpReply({ status: 503, text: "down" }) } }), false);
 }
 
-async function weatherOnly(backend: HttpToolBackend): Promise<Tools> {
+/** An executor serving get_weather on `backend`, and the client tool get_location when `withLocation`. */
+async function weatherExecutor(backend: HttpToolBackend, withLocation: boolean): Promise<Tools> {
   closers.push(() => backend.close());
   const registry = loadToolRegistry(`handlers:
   - name: weather
@@ -86,7 +71,14 @@ async function weatherOnly(backend: HttpToolBackend): Promise<Tools> {
       description: Current weather for a city.
       inputSchema: { type: object, properties: { city: { type: string } }, required: [city] }
     httpConfig: { endpoint: "${backend.url}/weather", method: POST }
-`);
+${
+  withLocation
+    ? `  - name: location
+    type: client
+    tool: { name: get_location, description: The user's location., inputSchema: { type: object } }
+`
+    : ""
+}`);
   const recorder = new MemoryRecorder();
   const executor = createToolExecutor({ registry, recorder, random: () => 0.5 });
   closers.push(() => executor.close());
