@@ -66,7 +66,12 @@ const CASES: readonly BadCase[] = [
   {
     name: "V9 a wrong handler type",
     input: registry(`    - name: h\n      type: ftp\n${TOOL}`),
-    issues: ["spec.handlers[0].type: unknown handler type: ftp"],
+    issues: ["spec.handlers[0].type: unknown handler type: ftp; expected one of http|grpc|mcp|openapi|client"],
+  },
+  {
+    name: "a misspelt handler type names the nearest",
+    input: registry(`    - name: h\n      type: htp\n${TOOL}`),
+    issues: ['spec.handlers[0].type: unknown handler type: htp; expected one of http|grpc|mcp|openapi|client (did you mean "http"?)'],
   },
   {
     name: "a handler without type",
@@ -106,7 +111,7 @@ const CASES: readonly BadCase[] = [
   {
     name: "a single document of another kind",
     input: "kind: AgentRuntime\nspec:\n  handlers:\n    - name: h\n      type: client\n      tool: {name: t, description: d, inputSchema: {}}\n",
-    issues: ['kind: expected one of ToolRegistry; got "AgentRuntime"'],
+    issues: ['kind: expected ToolRegistry; got "AgentRuntime"'],
   },
   // --- controller rules, in order (runtime-tools.md §7.2) -------------------------------------
   {

@@ -21,7 +21,7 @@ spec:
     assert.ok(error instanceof ConfigError);
     assert.deepEqual(error.issues, [
       { path: "spec.probe.enabled", message: "is required", line: 4 },
-      { path: "spec.handlers[0].auth.workloadIdentity.cloud", message: 'expected one of azure; got "aws"', line: 10 },
+      { path: "spec.handlers[0].auth.workloadIdentity.cloud", message: 'expected azure; got "aws"', line: 10 },
     ]);
     return;
   }

@@ -117,7 +117,8 @@ export function translateZodIssue(issue: z.core.$ZodIssue, base: readonly PathSe
       if (input === undefined) return [{ path, message: "is required", warning: false }];
       const values = issue.values.map((v) => String(v));
       const hint = typeof input === "string" ? didYouMean(input, values) : undefined;
-      return [{ path, message: `expected one of ${values.join("|")}; got ${describeValue(input)}${hint === undefined ? "" : ` (${hint})`}`, warning: false }];
+      const expected = values.length === 1 ? (values[0] as string) : `one of ${values.join("|")}`;
+      return [{ path, message: `expected ${expected}; got ${describeValue(input)}${hint === undefined ? "" : ` (${hint})`}`, warning: false }];
     }
     case "invalid_format": {
       const pattern = "pattern" in issue && typeof issue.pattern === "string" ? issue.pattern.replace(/^\/|\/[a-z]*$/g, "") : issue.format;

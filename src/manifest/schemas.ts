@@ -11,7 +11,7 @@ import { z } from "zod";
 
 /** zod itself, for the pack schema (loaded with this module: see lazy-schemas.ts). */
 export { z };
-import { ConfigError, jsonDepthMessage, jsonValueTooDeep, parseGoDuration, type JsonObject, type JsonValue } from "../core/index.js";
+import { ConfigError, didYouMean, jsonDepthMessage, jsonValueTooDeep, parseGoDuration, type JsonObject, type JsonValue } from "../core/index.js";
 import {
   AUTH_TYPES,
   BACKOFF_MULTIPLIER_PATTERN,
@@ -291,8 +291,11 @@ export const delegationSchema = z.looseObject({ enabled: z.boolean().nullish() }
 });
 
 const handlerTypeSchema = z.string().refine((t) => (HANDLER_TYPES as readonly string[]).includes(t), {
-  // The controller's own wording (`validateHandler`, `internal/controller/toolregistry_controller.go`).
-  error: (issue) => `unknown handler type: ${String(issue.input)}`,
+  // The controller's own wording (`validateHandler`, `internal/controller/toolregistry_controller.go`), then the valid types.
+  error: (issue) => {
+    const hint = typeof issue.input === "string" ? didYouMean(issue.input, HANDLER_TYPES) : undefined;
+    return `unknown handler type: ${String(issue.input)}; expected one of ${HANDLER_TYPES.join("|")}${hint === undefined ? "" : ` (${hint})`}`;
+  },
 });
 
 /** One entry of `spec.handlers`. */
