@@ -2,10 +2,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   boundPeerText,
   ClosedError,
-  raceAbort,
   ConfigError,
   InvalidOptionError,
   noopLogger,
+  raceAbort,
   systemClock,
   type Clock,
   type JsonValue,

@@ -27,7 +27,6 @@ export function createScope(parent: AbortSignal | undefined, timeoutMs: number |
   };
 }
 
-
 /** Settles with `promise`, or resolves after `ms` on `clock`, whichever is first. */
 export function withDeadline(promise: Promise<void>, ms: number, clock: Clock): Promise<void> {
   return new Promise<void>((resolve, reject) => {

@@ -4,17 +4,16 @@ import type { Clock } from "../core/index.js";
  * The breaker of Omnia's session-api client (`pkg/session/httpclient/store.go`, a
  * gobreaker): 5 half-open requests, counts cleared every 30 s while closed, 10 s
  * open, and it trips once the counts hold at least 10 requests with 60 % failures.
- * @internal Does not follow semver.
  */
-export const SESSION_API_BREAKER = Object.freeze({ halfOpenRequests: 5, intervalMs: 30_000, openMs: 10_000, minRequests: 10, failureRatio: 0.6 });
+const SESSION_API_BREAKER = Object.freeze({ halfOpenRequests: 5, intervalMs: 30_000, openMs: 10_000, minRequests: 10, failureRatio: 0.6 });
 
 /** @internal Does not follow semver. */
 export type SessionApiBreakerState = "closed" | "open" | "half-open";
 
 /**
  * gobreaker's state machine, on a clock and without timers: open → half-open and
- * the closed state's new count interval are computed when a request arrives or the
- * state is read. A result of an older generation (admitted before a state change)
+ * the closed state's new count interval are computed when a request arrives or
+ * reports. A result of an older generation (admitted before a state change)
  * is ignored, as gobreaker ignores it.
  * @internal Does not follow semver.
  */
@@ -32,12 +31,6 @@ export class SessionApiBreaker {
     private readonly onChange: (to: SessionApiBreakerState) => void,
   ) {
     this.#expiry = clock.now() + SESSION_API_BREAKER.intervalMs;
-  }
-
-  /** The state now. Reading it may move an elapsed open breaker to half-open. */
-  get state(): SessionApiBreakerState {
-    this.#current(this.clock.now());
-    return this.#state;
   }
 
   /** Admits one request: its generation, to report with; `undefined` when open, or half-open with every request slot taken. */

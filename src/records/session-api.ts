@@ -645,7 +645,6 @@ function wholeNumber(name: string, value: unknown, fallback: number, min: number
   return value;
 }
 
-
 function parseBaseUrl(url: unknown): string {
   if (typeof url !== "string") throw new InvalidOptionError(`createSessionApiRecorder: url must be session-api's http(s) base URL; got ${typeof url}`);
   let parsed: URL;
