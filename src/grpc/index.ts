@@ -11,7 +11,7 @@ export { serveToolService } from "./serve.js";
 export type { ServeToolServiceOptions, ToolServiceServer, ToolServiceTlsOptions } from "./serve.js";
 export { outboundMetadata } from "./metadata.js";
 export { registerHealth } from "./health.js";
-export { closeIdleSessions, serverLimits, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_STREAMS } from "./server-limits.js";
+export { closeIdleSessions, serverLimits, trackConnections, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_STREAMS } from "./server-limits.js";
 export {
   ToolService,
   ToolRequestSchema,

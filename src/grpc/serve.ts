@@ -1,11 +1,11 @@
 import { GRPC_MAX_RECEIVE_BYTES } from "./client.js";
 import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
-import { isIP, type AddressInfo, type Socket } from "node:net";
+import { isIP, type AddressInfo } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { InvalidOptionError, systemClock, type Clock } from "../core/index.js";
-import { closeIdleSessions, serverLimits } from "./server-limits.js";
+import { closeIdleSessions, serverLimits, trackConnections } from "./server-limits.js";
 import { createToolServiceHandler, type ToolImplementations } from "./handler.js";
 import { isBeyondTimerRange } from "./grpc-timeout.js";
 
@@ -149,18 +149,7 @@ export async function serveToolService(tools: ToolImplementations, options: Serv
           },
           handler,
         );
-  const sessions = new Set<http2.ServerHttp2Session>();
-  const sockets = new Set<Socket>();
-  server.on("session", (s: http2.ServerHttp2Session) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-    // A session error (a client that vanished) must not become an uncaught exception.
-    s.on("error", () => {});
-  });
-  server.on("connection", (s: Socket) => {
-    sockets.add(s);
-    s.once("close", () => sockets.delete(s));
-  });
+  const { sessions, sockets } = trackConnections(server);
   closeIdleSessions(server, clock, limits.idleTimeoutMs);
   // Failed TLS handshakes (a client with the wrong CA) are the client's problem, not a crash.
   server.on("tlsClientError", () => {});

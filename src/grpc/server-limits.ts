@@ -1,4 +1,5 @@
 import type * as http2 from "node:http2";
+import type { Socket } from "node:net";
 import { InvalidOptionError, type Clock, type TimerHandle } from "../core/index.js";
 
 /**
@@ -64,4 +65,28 @@ export function closeIdleSessions(server: http2.Http2Server | http2.Http2SecureS
       timer = undefined;
     });
   });
+}
+
+/**
+ * The HTTP/2 sessions and the raw sockets of `server`, each kept while open, so
+ * that `close()` can end them all: a socket that is not a session yet (a TLS
+ * handshake, a preface never sent) or whose session cannot be destroyed through
+ * its socket proxy is destroyed directly. A session or socket error (a client
+ * that vanished, a destroy at the end of the grace) is never an uncaught exception.
+ * @internal Does not follow semver.
+ */
+export function trackConnections(server: http2.Http2Server | http2.Http2SecureServer): { readonly sessions: ReadonlySet<http2.ServerHttp2Session>; readonly sockets: ReadonlySet<Socket> } {
+  const sessions = new Set<http2.ServerHttp2Session>();
+  const sockets = new Set<Socket>();
+  server.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+    session.on("error", () => {});
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+  });
+  return { sessions, sockets };
 }

@@ -1,10 +1,10 @@
 import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { InvalidOptionError, systemClock } from "../core/index.js";
-import { closeIdleSessions, serverLimits } from "../grpc/index.js";
+import { closeIdleSessions, serverLimits, trackConnections } from "../grpc/index.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./constants.js";
 import type { RuntimeServiceOptions } from "./options.js";
 import { buildRuntimeService } from "./runtime-service.js";
@@ -127,21 +127,7 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   let closing: Promise<void> | undefined;
   const server = http2.createServer({ settings: { maxConcurrentStreams: limits.maxConcurrentStreams } }, adapter);
   closeIdleSessions(server, clock, limits.idleTimeoutMs);
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on("session", (session: http2.ServerHttp2Session) => {
-    sessions.add(session);
-    session.once("close", () => sessions.delete(session));
-    // A session destroyed at the end of the grace period (or by a vanished client) is not an uncaught error.
-    session.on("error", () => {});
-  });
-  // The raw sockets too: a client that stopped reading (its window at 0) or never finished its preface holds a
-  // socket that is no session yet, or whose session cannot be destroyed through its socket proxy.
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-    socket.on("error", () => {});
-  });
+  const { sessions, sockets } = trackConnections(server);
 
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
