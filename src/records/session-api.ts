@@ -246,6 +246,11 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   }
 
   const counts = { written: 0, retried: 0, buffered: 0, expired: 0 };
+  /** One more of `kind`, in `stats()` and on `meter`. */
+  function count(kind: keyof typeof counts): void {
+    counts[kind]++;
+    counters?.[kind].add(1, {});
+  }
   const dropped: Record<string, number> = {};
   let seq = 0;
   /** Rows accepted and not yet written or dropped, and their bytes. */
@@ -282,8 +287,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   let lastLoss: { sessionID: string; toolName: string; reason: string; error: string } | undefined;
   function lose(reason: string, sessionID: string, toolName: string, error: string, expired = false): void {
     if (expired) {
-      counts.expired++;
-      counters?.expired.add(1, {});
+      count("expired");
     } else {
       dropped[reason] = (dropped[reason] ?? 0) + 1;
       counters?.dropped.add(1, { reason });
@@ -349,8 +353,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   function toBuffer(row: Row): void {
     if (row.bufferedAt === undefined) {
       row.bufferedAt = clock.now();
-      counts.buffered++;
-      counters?.buffered.add(1, {});
+      count("buffered");
     }
     buffer.insert(row);
     armFlush();
@@ -421,8 +424,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
       // A refusal is an answer: only a write that never got one counts against session-api.
       breaker.report(generation, result.kind !== "transient");
       if (result.kind === "written") {
-        counts.written++;
-        counters?.written.add(1, {});
+        count("written");
         finish(row);
       } else if (result.kind === "rejected") {
         drop(row, "rejected", result.error);
@@ -446,8 +448,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
     let last = "";
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (attempt > 0) {
-        counts.retried++;
-        counters?.retried.add(1, {});
+        count("retried");
         await sleep(clock, RETRY_BASE_WAIT_MS << (attempt - 1), signal);
       }
       if (signal.aborted) return abortedResult(signal);
