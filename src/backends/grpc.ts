@@ -97,15 +97,17 @@ export async function grpcAttempt(
 /**
  * The `grpc` backend: ToolService/Execute over one client (one HTTP/2 session)
  * per handler, created on the handler's first call and closed with the executor.
+ * `importGrpc` loads connect and protobuf (on the first call); tests hold it to
+ * close the executor while the module loads.
  * @internal Does not follow semver.
  */
-export function createGrpcBackend(env: BackendEnv): Backend {
+export function createGrpcBackend(env: BackendEnv, importGrpc: () => Promise<GrpcModule> = () => import("../grpc/index.js")): Backend {
   const clients = new Map<string, ToolServiceClient>();
   let grpc: GrpcModule | undefined;
   let loading: Promise<GrpcModule> | undefined;
   /** The gRPC module, imported on the first call; a failed import is retried by the next call. */
   const loadGrpc = (): Promise<GrpcModule> =>
-    (loading ??= import("../grpc/index.js").then(
+    (loading ??= importGrpc().then(
       (m) => (grpc = m),
       (e: unknown) => {
         loading = undefined;

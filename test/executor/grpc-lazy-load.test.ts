@@ -1,10 +1,15 @@
 // The grpc backend imports connect and protobuf on the executor's first gRPC call (importing the
-// package does not). This file must not import the gRPC module before its first test: that test
-// closes the executor while the module is still loading, and no client, no connection, may follow.
+// package does not). Closing the executor while that import is still loading must leave no client
+// and open no connection once the module arrives. The import is held by the test (the backend's
+// loader is injectable), so "still loading" does not depend on how fast a Node version loads modules.
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";
-import { createToolExecutor, loadToolRegistry, type ToolOutcome } from "../../src/index.js";
+import { loadToolRegistry } from "../../src/index.js";
+import { createGrpcBackend, type GrpcModule } from "../../src/backends/grpc.js";
+import type { BackendCall } from "../../src/backends/index.js";
+import { createCircuitBreakers } from "../../src/breaker/index.js";
+import { systemClock, noopLogger } from "../../src/core/index.js";
 
 // A plain TCP listener: counts every connection a gRPC client opens to it.
 const sockets: Socket[] = [];
@@ -29,21 +34,51 @@ async function turns(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-test("close() while the gRPC module loads: the call ends ERR_OMNIA_CLOSED and no connection is opened", async () => {
-  assert.equal(sockets.length, 0);
-  const executor = createToolExecutor({ registry });
-  let started = false;
-  executor.on("tool_call", () => (started = true));
-  const pending = executor.execute({ id: "g1", name: "lookup_order", arguments: "{}" });
-  while (!started) await turns(1);
-  // A few turns more: the attempt has started and awaits the module import (file reads: far longer).
+test("close() while the gRPC module loads: the attempt ends abandoned with the close reason and no connection is opened", async () => {
+  const clock = systemClock;
+  const closing = new AbortController();
+  let imports = 0;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const backend = createGrpcBackend(
+    {
+      clock,
+      logger: noopLogger,
+      agent: undefined,
+      closing: closing.signal,
+      dispatcher: () => assert.fail("the grpc backend uses no HTTP dispatcher"),
+      mcpClient: () => assert.fail("the grpc backend uses no MCP client"),
+    },
+    async () => {
+      imports++;
+      await held;
+      return import("../../src/grpc/index.js") as Promise<GrpcModule>;
+    },
+  );
+  const call: BackendCall = {
+    callId: "g1",
+    toolName: "lookup_order",
+    handler: registry.handlers[0]!,
+    operation: undefined,
+    rawArgs: "{}",
+    args: {},
+    identity: undefined,
+    auth: {},
+    secretHeaders: {},
+    injected: undefined,
+    delegationToken: undefined,
+    injectTrace: undefined,
+    breaker: createCircuitBreakers({ clock }).get("lookup_order"),
+  };
+  const attempt = backend.prepare(call).attempt(undefined);
   await turns(5);
-  await executor.close();
-  const out: ToolOutcome = await pending;
-  assert.equal(out.status, "error");
-  assert.equal(out.status === "error" && out.error.code, "ERR_OMNIA_CLOSED");
-  // The module has loaded now (this import resolves with the same module the backend awaited).
-  await import("../../src/grpc/index.js");
+  assert.equal(imports, 1);
+  closing.abort(new Error("executor closed"));
+  release();
+  const out = await attempt;
+  assert.equal(out.kind, "abandoned");
+  assert.equal(out.kind === "abandoned" && out.error.message, "executor closed");
   await turns(20);
   assert.equal(sockets.length, 0);
+  await backend.close();
 });
