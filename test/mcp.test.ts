@@ -10,6 +10,7 @@ import { AbortedError, ClosedError, ConfigError, InvalidOptionError, TimeoutErro
 import {
   classifyMcpError,
   createMcpToolClient,
+  describeMcpStdioExit,
   isMcpBreakerFailure,
   McpArgumentsError,
   McpAuthError,
@@ -551,6 +552,8 @@ test("stdio: a child that exits is a transport error (breaker failure); the next
     assert.ok(e instanceof McpTransportError);
     assert.equal(e.message, "MCP tool call failed: MCP error -32000: Connection closed");
     assert.equal(e.rpcCode, -32000);
+    // How the child ended rides on the error, outside the text the model reads.
+    assert.deepEqual(e.stdioExit, { exitCode: 3, signal: null, stderr: "mcp stdio fixture ready" });
     assert.equal(isMcpBreakerFailure(e), true);
     assert.equal(classifyMcpError(e).retryable, true);
     return true;
@@ -563,6 +566,42 @@ test("stdio: a child that exits is a transport error (breaker failure); the next
   await client.close();
   assert.throws(() => process.kill(pid2, 0), { code: "ESRCH" });
   assert.deepEqual(await leakedResources(baseline), []);
+});
+
+test("stdio: a script that is not there: the error carries exit code 1 and the child's `Cannot find module` line; the model's text does not; one warning", async () => {
+  const logger = createCaptureLogger();
+  const client = createMcpToolClient({ name: "typo", mcpConfig: { transport: "stdio", command: process.execPath, args: ["/nonexistent/omnia-mcp-server.js"] } }, { logger });
+  try {
+    for (let i = 0; i < 2; i++) {
+      await assert.rejects(client.listTools(), (e: unknown) => {
+        assert.ok(e instanceof McpTransportError);
+        assert.equal(e.message, 'handler "typo": failed to connect MCP: MCP error -32000: Connection closed');
+        assert.equal(e.stdioExit?.exitCode, 1);
+        assert.equal(e.stdioExit?.signal, null);
+        const lines = e.stdioExit!.stderr.split("\n");
+        assert.ok(lines.includes("Error: Cannot find module '/nonexistent/omnia-mcp-server.js'"), e.stdioExit!.stderr);
+        assert.match(lines[lines.length - 1]!, /^Node\.js v\d+\.\d+\.\d+$/);
+        assert.ok(lines.length <= 20);
+        assert.equal(
+          describeMcpStdioExit(e.stdioExit!),
+          `the server exited with code 1; its stderr ended: ${lines.join(" | ")}`,
+        );
+        return true;
+      });
+    }
+    // Each failed start is its own child, logged once each.
+    const warnings = logger.lines.filter((l) => l.level === "warn" && l.message === "mcp: the stdio server exited");
+    assert.equal(warnings.length, 2);
+    assert.equal(warnings[0]!.fields?.["exitCode"], 1);
+    assert.equal(warnings[0]!.fields?.["handler"], "typo");
+  } finally {
+    await client.close();
+  }
+});
+
+test("describeMcpStdioExit: a signal, and a server that wrote nothing", () => {
+  assert.equal(describeMcpStdioExit({ exitCode: null, signal: "SIGKILL", stderr: "" }), "the server was killed by SIGKILL and wrote nothing to stderr");
+  assert.equal(describeMcpStdioExit({ exitCode: 0, signal: null, stderr: "a\nb" }), "the server exited with code 0; its stderr ended: a | b");
 });
 
 test("stdio: a command that cannot start fails discovery with `failed to connect MCP`", async () => {

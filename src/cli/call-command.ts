@@ -1,6 +1,7 @@
 import { parseAllDocuments } from "yaml";
 import { parseGoDuration, systemClock, type Clock, type JsonValue, type TimerHandle } from "../core/index.js";
 import type { Identity } from "../headers/index.js";
+import { describeMcpStdioExit, stdioExitOf } from "../mcp/index.js";
 import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
 import type { ToolCallRecord } from "../records/index.js";
 import { createToolExecutor, type ToolOutcome } from "../executor/index.js";
@@ -128,7 +129,7 @@ export const callCommand: CliCommand = {
           await executor.refresh();
         } catch (error) {
           await executor.close();
-          io.stderr(`omnia-tools call: discovering the tools of the mcp and openapi handlers failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          io.stderr(`omnia-tools call: discovering the tools of the mcp and openapi handlers failed: ${error instanceof Error ? error.message : String(error)}\n${stdioExitLines(error)}`);
           return EXIT_FAILURE;
         }
       }
@@ -237,6 +238,15 @@ function startProgress(io: CliIo, clock: Clock, toolName: string): { stop(): voi
   };
 }
 
+/** How a stdio MCP server behind `error` ended, with its stderr's last lines indented (nothing for any other error). */
+function stdioExitLines(error: unknown): string {
+  const exit = stdioExitOf(error);
+  if (exit === undefined) return "";
+  const how = exit.exitCode === null ? `was killed by ${exit.signal ?? "a signal"}` : `exited with code ${exit.exitCode}`;
+  if (exit.stderr === "") return `the MCP server ${how} and wrote nothing to stderr\n`;
+  return `the MCP server ${how}; the end of its stderr:\n${exit.stderr.replace(/^/gm, "  ")}\n`;
+}
+
 /** The readable form: the outcome, then the record, as aligned `key  value` lines. */
 function formatOutcome(outcome: ToolOutcome, record: ToolCallRecord | undefined): string {
   const lines: [string, string][] = [
@@ -251,6 +261,10 @@ function formatOutcome(outcome: ToolOutcome, record: ToolCallRecord | undefined)
       break;
     case "error":
       lines.push(["message", outcome.message], ["error", `${outcome.error.name} (${outcome.error.code})`]);
+      {
+        const exit = stdioExitOf(outcome.error);
+        if (exit !== undefined) lines.push(["server", describeMcpStdioExit(exit)]);
+      }
       break;
     case "denied":
       lines.push(["message", outcome.message], ["reason", outcome.reason]);

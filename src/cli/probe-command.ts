@@ -4,6 +4,20 @@ import { formatTable } from "./format-table.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
 import { loadRegistryOrReport, readInput } from "./print-issues.js";
 
+/** A client handler is not probed, so it is not called healthy either. */
+function healthText(r: HandlerHealth): string {
+  if (r.handlerType === "client") return "not probed";
+  return r.healthy ? "healthy" : "UNHEALTHY";
+}
+
+/** The detail, with a hint when a 404 (healthy for Omnia: below 500) suggests a wrong path. */
+function detailText(r: HandlerHealth): string {
+  if (r.healthy && (r.handlerType === "http" || r.handlerType === "openapi") && r.detail === "HTTP 404") {
+    return "HTTP 404 (healthy as Omnia counts it, below 500; is the endpoint's path right?)";
+  }
+  return r.detail;
+}
+
 /**
  * `omnia-tools probe --registry <file> [--handler <name>] [--json]`: runs the
  * executor's health probe for every handler and prints a table; exit 1 when
@@ -20,7 +34,9 @@ export const probeCommand: CliCommand = {
     "Probes each handler as Omnia's CheckHealth does: a HEAD of an http or openapi handler's endpoint",
     "(a 5xx or a transport error is unhealthy), grpc.health.v1 Check for grpc (healthy when SERVING),",
     "connect and ping for mcp. Each probe uses the handler's credentials and the registry's",
-    "spec.probe timeout (default 5s). Client handlers are not probed.",
+    "spec.probe timeout (default 5s). Client handlers are not probed (HEALTH says so). A 404 is healthy",
+    "as Omnia counts it (below 500); the table adds a hint that the endpoint's path may be wrong.",
+    "A stdio MCP server that exits is UNHEALTHY with its exit code and the end of its stderr.",
     "",
     "Options:",
     "  --registry <file>  the ToolRegistry manifest (required)",
@@ -62,7 +78,7 @@ export const probeCommand: CliCommand = {
     if (parsed.values.json === true) {
       io.stdout(`${JSON.stringify({ file, healthy: results.every((r) => r.healthy), handlers: results }, null, 2)}\n`);
     } else {
-      const rows = results.map((r) => [r.handler, r.handlerType, r.healthy ? "healthy" : "UNHEALTHY", `${Math.round(r.latencyMs)}ms`, r.detail]);
+      const rows = results.map((r) => [r.handler, r.handlerType, healthText(r), `${Math.round(r.latencyMs)}ms`, detailText(r)]);
       io.stdout(formatTable(["HANDLER", "TYPE", "HEALTH", "LATENCY", "DETAIL"], rows));
     }
     return results.every((r) => r.healthy) ? EXIT_OK : EXIT_FAILURE;

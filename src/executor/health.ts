@@ -1,6 +1,7 @@
 import { toError } from "../core/index.js";
 import type { HandlerConfig, HandlerType } from "../manifest/index.js";
 import { runAttempt } from "../retry/index.js";
+import { describeMcpStdioExit, stdioExitOf } from "../mcp/index.js";
 import { resolveAuthHeaders } from "./auth.js";
 import type { ExecutorRuntime } from "./runtime.js";
 
@@ -18,6 +19,8 @@ export interface HandlerHealth {
   /**
    * What the probe saw: `HTTP 200`, `SERVING`, `ping ok`; for a failure Omnia's
    * texts, such as `health check: HTTP 503` or `health check failed: Head "http://…": dial tcp …: connect: connection refused`.
+   * For a stdio MCP server that exited, the failure is followed by how it ended
+   * and the end of its stderr: `… (the server exited with code 1; its stderr ended: <line> | <line>)`.
    */
   readonly detail: string;
   /** How long the probe took, in the executor's clock's milliseconds. */
@@ -49,7 +52,10 @@ export async function probeHandler(rt: ExecutorRuntime, handler: HandlerConfig):
       return done(true, settled.value);
     case "timeout":
       return done(false, `health check failed: ${settled.error.message}`);
-    default:
-      return done(false, settled.error.message);
+    default: {
+      // A stdio MCP server that exited: how, and the end of its stderr (a wrong script path says so there).
+      const exit = stdioExitOf(settled.error);
+      return done(false, exit === undefined ? settled.error.message : `${settled.error.message} (${describeMcpStdioExit(exit)})`);
+    }
   }
 }

@@ -367,7 +367,7 @@ class McpToolClientImpl implements McpToolClient {
         }
         if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
         // A session ended by an answer past the cap fails its requests with that cause, not with the closed connection it left.
-        throw this.transportError(failPrefix, session.capFailure ?? error, session.sdk);
+        throw this.transportError(failPrefix, session.capFailure ?? error, session.sdk, session);
       }
     }
   }
@@ -427,13 +427,13 @@ class McpToolClientImpl implements McpToolClient {
 
   private async openSession(): Promise<Session> {
     const sdk = await loadMcpSdk();
-    const transport = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger, () => {
+    const { transport, stdio } = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger, () => {
       if (this.warnedReadBuffer) return;
       this.warnedReadBuffer = true;
       this.logger.warn("mcp: this MCP SDK's stdio transport has no read buffer to replace; its own one reads each line in time quadratic in the line's size", { handler: this.handlerName });
     });
     const client = new sdk.Client({ ...MCP_CLIENT_INFO }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL_VALIDATOR });
-    const session: Session = { sdk, client, transport, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined, capFailure: undefined };
+    const session: Session = { sdk, client, transport, stdio, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined, capFailure: undefined };
     this.open.add(session);
     client.onclose = () => {
       if (!session.dead) this.logger.debug("mcp: session closed by the transport", { handler: this.handlerName, session: session.id });
@@ -456,7 +456,7 @@ class McpToolClientImpl implements McpToolClient {
       const auth = error instanceof McpAuthError ? error : session.authFailure;
       if (auth !== undefined && !scope.signal.aborted) throw auth;
       const reason: unknown = scope.signal.aborted ? scope.signal.reason : (session.capFailure ?? error);
-      throw this.transportError("failed to connect MCP: ", reason, sdk);
+      throw this.transportError("failed to connect MCP: ", reason, sdk, session);
     } finally {
       scope.dispose();
     }
@@ -551,14 +551,17 @@ class McpToolClientImpl implements McpToolClient {
     return undefined;
   }
 
-  private transportError(prefix: string, error: unknown, sdk: McpSdk): McpTransportError {
+  /** A stdio session's failure carries how its child ended (when it has), outside the message. */
+  private transportError(prefix: string, error: unknown, sdk: McpSdk, session?: Session): McpTransportError {
     if (error instanceof McpTransportError) return new McpTransportError(`${prefix}${error.message}`, this.handlerName, error, { cause: error.cause });
+    const stdioExit = session?.stdio?.exit();
+    if (stdioExit !== undefined && session!.stdio!.logOnce()) this.logger.warn("mcp: the stdio server exited", { handler: this.handlerName, exitCode: stdioExit.exitCode, signal: stdioExit.signal, stderr: stdioExit.stderr });
     // The reason is the server's text (a JSON-RPC error's message, an HTTP error body) and the model
     // reads it: cut at 512 UTF-8 bytes, then `...`, as every peer text is (issue #31).
     return new McpTransportError(
       `${prefix}${boundPeerText(describe(error))}`,
       this.handlerName,
-      { rpcCode: rpcCodeOf(error, sdk), httpStatus: httpStatusOf(error, sdk), causeCode: causeCodeOf(error) },
+      { rpcCode: rpcCodeOf(error, sdk), httpStatus: httpStatusOf(error, sdk), causeCode: causeCodeOf(error), stdioExit },
       { cause: error },
     );
   }

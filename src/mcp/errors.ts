@@ -56,10 +56,22 @@ export class McpTransportError extends OmniaToolsError {
   readonly httpStatus: number | undefined;
   /** The Node or undici error code behind a connection failure, e.g. `ECONNREFUSED`. */
   readonly causeCode: string | undefined;
+  /**
+   * For a stdio server that exited: its exit code or signal and the last lines
+   * of its stderr. Never part of `message` (the model reads that, and a
+   * child's stderr may hold paths or secrets); the probe's detail, the CLI and
+   * the host's logs show it.
+   */
+  readonly stdioExit: McpStdioExit | undefined;
   constructor(
     message: string,
     handlerName: string,
-    details: { readonly rpcCode?: number | undefined; readonly httpStatus?: number | undefined; readonly causeCode?: string | undefined } = {},
+    details: {
+      readonly rpcCode?: number | undefined;
+      readonly httpStatus?: number | undefined;
+      readonly causeCode?: string | undefined;
+      readonly stdioExit?: McpStdioExit | undefined;
+    } = {},
     options?: OmniaToolsErrorOptions,
   ) {
     super(message, options);
@@ -67,7 +79,52 @@ export class McpTransportError extends OmniaToolsError {
     this.rpcCode = details.rpcCode;
     this.httpStatus = details.httpStatus;
     this.causeCode = details.causeCode;
+    this.stdioExit = details.stdioExit;
   }
+}
+
+/**
+ * How a stdio MCP server ended: its exit code (`null` when a signal ended it),
+ * the signal, and the last lines it wrote to stderr (at most 20 lines of its
+ * last 4 KiB, trailing blank lines dropped; empty when it wrote nothing).
+ * @public
+ */
+export interface McpStdioExit {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stderr: string;
+}
+
+/**
+ * How the stdio server behind `error` ended: the `stdioExit` of the first
+ * {@link McpTransportError} in its `cause` chain (or among an
+ * `AggregateError`'s errors) that has one.
+ * @internal Does not follow semver.
+ */
+export function stdioExitOf(error: unknown): McpStdioExit | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length > 0 && seen.size < 32) {
+    const e = queue.shift();
+    if (e === null || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    if (e instanceof McpTransportError && e.stdioExit !== undefined) return e.stdioExit;
+    if (e instanceof AggregateError) queue.push(...(e.errors as unknown[]));
+    queue.push((e as { cause?: unknown }).cause);
+  }
+  return undefined;
+}
+
+/**
+ * One line describing how a stdio server ended, for a probe's detail or a log:
+ * `the server exited with code 1; its stderr ended: <line> | <line>`
+ * (`was killed by SIGKILL` for a signal; `and wrote nothing to stderr` when it
+ * wrote nothing).
+ * @public
+ */
+export function describeMcpStdioExit(exit: McpStdioExit): string {
+  const how = exit.exitCode === null ? `was killed by ${exit.signal ?? "a signal"}` : `exited with code ${exit.exitCode}`;
+  return exit.stderr === "" ? `the server ${how} and wrote nothing to stderr` : `the server ${how}; its stderr ended: ${exit.stderr.split("\n").join(" | ")}`;
 }
 
 /**

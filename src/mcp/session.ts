@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { StdioWatch } from "./transport.js";
 import type { McpAuthError } from "./errors.js";
 import { raceAbort } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
@@ -25,6 +26,8 @@ export interface Session {
   readonly sdk: McpSdk;
   readonly client: Client;
   readonly transport: Transport;
+  /** For stdio: the child's stderr tail and exit status. */
+  readonly stdio: StdioWatch | undefined;
   readonly id: number;
   /** Closed, broken or being closed: never used for a new request. */
   dead: boolean;

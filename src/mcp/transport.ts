@@ -1,8 +1,11 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { ChildProcess } from "node:child_process";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Logger } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
+import type { McpStdioExit } from "./errors.js";
 import type { ValidHandler } from "./session.js";
 import { MAX_MCP_MESSAGE_BYTES } from "./client.js";
 import { installLineBuffer } from "./line-buffer.js";
@@ -44,14 +47,68 @@ function lookPath(command: string): string {
   return command;
 }
 
+/** The most of a stdio server's stderr kept for its errors: the last 4 KiB. */
+const STDERR_TAIL_BYTES = 4096;
+/** The most lines of it an error quotes. */
+const STDERR_TAIL_LINES = 20;
+
+/**
+ * What a stdio server said on stderr (the last {@link STDERR_TAIL_LINES} lines
+ * of its last 4 KiB) and how it exited, for the errors of a session whose
+ * child would not start or went away.
+ */
+export class StdioWatch {
+  #tail = "";
+  readonly #decoder = new StringDecoder("utf8");
+  /** The exit code, once the child has exited (`null` when a signal ended it). */
+  exitCode: number | null | undefined;
+  /** The signal that ended the child, if one did. */
+  signal: NodeJS.Signals | null | undefined;
+
+  /** Keeps the end of the child's stderr. */
+  write(chunk: Buffer): void {
+    this.#tail += this.#decoder.write(chunk);
+    if (this.#tail.length > STDERR_TAIL_BYTES) this.#tail = this.#tail.slice(-STDERR_TAIL_BYTES);
+  }
+
+  #logged = false;
+
+  /** True the first time only: the exit is logged once, however many calls it failed. */
+  logOnce(): boolean {
+    if (this.#logged) return false;
+    this.#logged = true;
+    return true;
+  }
+
+  /** How the child ended, once it has exited. */
+  exit(): McpStdioExit | undefined {
+    if (this.exitCode === undefined) return undefined;
+    return { exitCode: this.exitCode, signal: this.signal ?? null, stderr: this.stderr() };
+  }
+
+  /** The last lines the child wrote to stderr, trimmed (empty when it wrote none). */
+  stderr(): string {
+    const lines = this.#tail.split(/\r?\n/).map((line) => line.trimEnd());
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    return lines.slice(-STDERR_TAIL_LINES).join("\n");
+  }
+}
+
+/** A transport and, for stdio, the watch on its child. */
+export interface McpTransport {
+  readonly transport: Transport;
+  readonly stdio: StdioWatch | undefined;
+}
+
 /**
  * The SDK transport of a handler: a child process for stdio (its stderr
- * logged at debug, its stdout split into lines by a `LineBuffer`), or an HTTP
- * transport (sse, streamable-http) whose every request goes through `fetch`.
- * `onSdkReadBuffer` is called when the SDK's stdio transport has no read
- * buffer to replace, and reads lines with its own (quadratic) one.
+ * logged at debug and its end kept by a {@link StdioWatch}, its stdout split
+ * into lines by a `LineBuffer`), or an HTTP transport (sse, streamable-http)
+ * whose every request goes through `fetch`. `onSdkReadBuffer` is called when
+ * the SDK's stdio transport has no read buffer to replace, and reads lines
+ * with its own (quadratic) one.
  */
-export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger, onSdkReadBuffer: () => void): Transport {
+export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger, onSdkReadBuffer: () => void): McpTransport {
   const config = handler.config;
   if (handler.kind === "stdio") {
     const transport = new sdk.StdioClientTransport({
@@ -65,19 +122,33 @@ export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: Fe
       stderr: "pipe",
     });
     if (!installLineBuffer(transport, MAX_MCP_MESSAGE_BYTES, sdk.deserializeMessage)) onSdkReadBuffer();
+    const watch = new StdioWatch();
     transport.stderr?.on("data", (chunk: Buffer) => {
+      watch.write(chunk);
       logger.debug("mcp: stdio server stderr", { handler: handler.name, text: chunk.toString("utf8") });
     });
-    return transport;
+    // The SDK drops the child's exit code; the child is its private `_process`, set while start() runs.
+    const start = transport.start.bind(transport);
+    transport.start = () => {
+      const started = start();
+      const child = (transport as unknown as { _process?: ChildProcess })._process;
+      child?.once("exit", (code, signal) => {
+        watch.exitCode = code;
+        watch.signal = signal;
+      });
+      return started;
+    };
+    return { transport, stdio: watch };
   }
   const url = handler.url as URL;
   if (handler.kind === "sse") {
-    return new sdk.SSEClientTransport(url, { fetch, eventSourceInit: { fetch } });
+    return { transport: new sdk.SSEClientTransport(url, { fetch, eventSourceInit: { fetch } }), stdio: undefined };
   }
   // No background reconnection of the event stream: it would run on the SDK's
   // own timers. A broken session is replaced on the next call instead.
-  return new sdk.StreamableHTTPClientTransport(url, {
+  const transport = new sdk.StreamableHTTPClientTransport(url, {
     fetch,
     reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5 },
   });
+  return { transport, stdio: undefined };
 }
