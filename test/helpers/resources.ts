@@ -2,8 +2,12 @@
 // Handles are released on a later turn of the event loop than the close
 // callback, so this polls a bounded number of turns (setImmediate, no timers).
 
-/** Resource kinds that mean a socket, server, child process or ref'd timer is still alive. */
-const LIVE = new Set(["TCPSocketWrap", "TCPServerWrap", "TCPWrap", "ProcessWrap", "PipeWrap", "Timeout", "FSReqCallback"]);
+/**
+ * Resource kinds that mean a socket, server, child process or ref'd timer is still alive.
+ * Not `FSReqCallback`: that is Node's module loader reading a source file (a module imported on
+ * first use), which under load can outlast the turns; the library reads files only through fs/promises.
+ */
+const LIVE = new Set(["TCPSocketWrap", "TCPServerWrap", "TCPWrap", "ProcessWrap", "PipeWrap", "Timeout"]);
 
 function liveCounts(): Map<string, number> {
   const counts = new Map<string, number>();
