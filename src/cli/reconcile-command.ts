@@ -68,7 +68,15 @@ export const reconcileCommand: CliCommand = {
     try {
       // Says on stderr which document held the pack when the file is a PromptPack + ConfigMap.
       const noop = (): void => {};
-      pack = loadPromptPack(packText, { logger: { debug: noop, info: (m) => io.stderr(`${packFile}: ${m}\n`), warn: noop, error: noop } });
+      // Warnings (unknown fields) print as the registry's do: `<file>:<line>: warning: <path>: <message>`.
+      const warn = (m: string, fields?: Record<string, unknown>): void => {
+        const line = typeof fields?.["line"] === "number" ? `:${fields["line"]}` : "";
+        io.stderr(`${packFile}${line}: warning: ${m.replace(/^PromptPack: /, "")}\n`);
+      };
+      pack = loadPromptPack(packText, {
+        logger: { debug: noop, info: (m) => io.stderr(`${packFile}: ${m}\n`), warn, error: noop },
+        ...(/\.json$/i.test(packFile) ? { format: "json" as const } : {}),
+      });
     } catch (error) {
       return reportLoadError(io, packFile, "PromptPack", error);
     }

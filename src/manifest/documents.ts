@@ -38,18 +38,43 @@ const decoder = new TextDecoder("utf-8");
 /**
  * Splits the input into documents. YAML syntax errors are appended to `errors`
  * (with their line) and YAML warnings to `warnings`; documents are returned only
- * when there is no syntax error.
+ * when there is no syntax error. With `format` `"json"` text is JSON only: what
+ * `JSON.parse` refuses (a trailing comma, a comment) is an error, not YAML.
  */
-export function readDocuments(input: ManifestInput, errors: ManifestIssue[], warnings: ManifestIssue[]): SourceDocument[] {
+export function readDocuments(input: ManifestInput, errors: ManifestIssue[], warnings: ManifestIssue[], format: "json" | "yaml" = "yaml"): SourceDocument[] {
   const parts: readonly unknown[] = Array.isArray(input) ? input : [input];
   const documents: SourceDocument[] = [];
+  const read = format === "json" ? readJsonText : readText;
   for (const part of parts) {
-    if (typeof part === "string") documents.push(...readText(part, errors, warnings));
-    else if (part instanceof Uint8Array) documents.push(...readText(decoder.decode(part), errors, warnings));
+    if (typeof part === "string") documents.push(...read(part, errors, warnings));
+    else if (part instanceof Uint8Array) documents.push(...read(decoder.decode(part), errors, warnings));
     else documents.push({ value: part, prefix: [], lineOf: noLine });
   }
   if (documents.length > 1) documents.forEach((doc, i) => (doc.prefix = ["documents", i]));
   return errors.length > 0 ? [] : documents;
+}
+
+/** JSON text as `JSON.parse` reads it; its syntax error with the line and column of V8's position. */
+function readJsonText(text: string, errors: ManifestIssue[]): SourceDocument[] {
+  try {
+    return [{ value: JSON.parse(text) as unknown, prefix: [], lineOf: jsonLineLookup(text) }];
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // V8: `<what> in JSON at position N` (Node 22 adds ` (line L column C)`); an empty text has no position.
+    const position = /\bat position (\d+)/.exec(message);
+    // Without a position V8 quotes the text (`Unexpected token ']', ..."<text>" is not valid JSON`): not repeated here.
+    const what = message.replace(/ in JSON at position \d+.*$/s, "").replace(/, (\.\.\.)?".*" is not valid JSON$/s, "");
+    if (position === null) {
+      errors.push({ path: "", message: `invalid JSON: ${what}` });
+      return [];
+    }
+    const offset = Number(position[1]);
+    const before = text.slice(0, offset);
+    const line = before.split("\n").length;
+    const column = offset - before.lastIndexOf("\n");
+    errors.push({ path: "", message: `invalid JSON at line ${line}, column ${column}: ${what}`, line });
+    return [];
+  }
 }
 
 function readText(text: string, errors: ManifestIssue[], warnings: ManifestIssue[]): SourceDocument[] {

@@ -1,5 +1,5 @@
 import { schemas } from "./lazy-schemas.js";
-import { ConfigError, noopLogger, type JsonObject, type Logger } from "../core/index.js";
+import { ConfigError, didYouMean, noopLogger, type JsonObject, type Logger } from "../core/index.js";
 import { readDocuments, type ManifestInput } from "./documents.js";
 import { describeValue, formatPath, translateZodIssue } from "./issues.js";
 import { findNonJson, freezeJsonObject, isPlainObject } from "./json.js";
@@ -85,13 +85,52 @@ function buildPackSchema() {
   return promptPackSchema;
 }
 
+/** The fields the PromptPack schema (promptpack.org, `additionalProperties: false`) defines, plus Omnia's `compositions`. */
+const PACK_FIELDS = ["$schema", "id", "name", "version", "description", "template_engine", "prompts", "fragments", "tools", "metadata", "compilation", "evals", "workflow", "agents", "skills", "compositions"];
+const PROMPT_FIELDS = ["id", "name", "description", "version", "system_template", "variables", "tools", "tool_policy", "pipeline", "parameters", "validators", "evals", "tested_models", "model_overrides", "media"];
+const TOOL_FIELDS = ["name", "description", "parameters"];
+
+/** Unknown fields of the pack, its prompts and its tools, as the registry reports its own: `unknown field; it is ignored (did you mean "tools"?)`. */
+function unknownFields(pack: Record<string, unknown>, doc: { lineOf(path: readonly (string | number)[]): number | undefined }): ManifestIssue[] {
+  const out: ManifestIssue[] = [];
+  const check = (value: unknown, path: string[], known: readonly string[]): void => {
+    if (!isPlainObject(value)) return;
+    for (const key of Object.keys(value)) {
+      if (known.includes(key)) continue;
+      const hint = didYouMean(key, known);
+      const at = [...path, key];
+      const line = doc.lineOf(at);
+      const issue = { path: formatPath(at), message: hint === undefined ? "unknown field; it is ignored" : `unknown field; it is ignored (${hint})` };
+      out.push(line === undefined ? issue : { ...issue, line });
+    }
+  };
+  check(pack, [], PACK_FIELDS);
+  for (const [key, prompt] of Object.entries(pack.prompts as Record<string, unknown>)) check(prompt, ["prompts", key], PROMPT_FIELDS);
+  if (isPlainObject(pack.tools)) for (const [key, tool] of Object.entries(pack.tools)) check(tool, ["tools", key], TOOL_FIELDS);
+  return out;
+}
+
 /**
  * Options of {@link loadPromptPack}.
  * @public
  */
 export interface LoadPromptPackOptions {
-  /** Receives one `info` naming the document the pack was read from, when it came from a ConfigMap. Default: discard. */
+  /**
+   * Receives one `info` naming the document the pack was read from, when it
+   * came from a ConfigMap, and one `warn` per unknown field of the pack, a
+   * prompt or a pack tool (`PromptPack: prompts.support.tool: unknown field; it
+   * is ignored (did you mean "tools"?)`, with `path` and `line` fields).
+   * Default: discard.
+   */
   logger?: Logger;
+  /**
+   * `"json"`: the text is JSON (a `pack.json`), read by `JSON.parse` alone, so
+   * a trailing comma or a comment is an error with its line, as `packc` and
+   * Omnia's Go reader make it. Default `"yaml"`: YAML or JSON, as
+   * `loadToolRegistry` reads a manifest. The `pack.json` of a ConfigMap is
+   * always read as JSON.
+   */
+  format?: "json" | "yaml";
 }
 
 /**
@@ -108,6 +147,9 @@ export interface LoadPromptPackOptions {
  * `name`, `version` and `system_template`, when present, must be strings. Every
  * other field is kept unchanged (the PromptPack JSON Schema and `packc` validate
  * the rest). A `tools: null` is dropped, so an absent list means "no tools".
+ * A field the PromptPack schema does not define (at the top, in a prompt or in
+ * a pack tool; Omnia's `compositions` is known) is kept and warned about on
+ * `options.logger`, with a did-you-mean for a near miss.
  *
  * @throws ConfigError (`ERR_OMNIA_CONFIG`) listing every problem with its path,
  * e.g. `prompts.support.tools[1]: expected a string; got 42`.
@@ -115,13 +157,14 @@ export interface LoadPromptPackOptions {
  */
 export function loadPromptPack(input: ManifestInput, options: LoadPromptPackOptions = {}): PromptPack {
   const errors: ManifestIssue[] = [];
-  const documents = readDocuments(input, errors, []);
+  const logger = options.logger ?? noopLogger;
+  const documents = readDocuments(input, errors, [], options.format);
   if (errors.length > 0) throw new ConfigError(errors);
   const source = findPackSource(documents);
   let doc = source.kind === "document" ? source.doc : undefined;
   if (source.kind === "configMap") {
-    (options.logger ?? noopLogger).info(`PromptPack: read the pack from ${source.description}`, { source: source.description });
-    const inner = readDocuments(source.text, errors, []);
+    logger.info(`PromptPack: read the pack from ${source.description}`, { source: source.description });
+    const inner = readDocuments(source.text, errors, [], "json");
     if (errors.length > 0) throw new ConfigError(errors.map((e) => ({ ...e, message: `${source.description}: ${e.message}` })));
     const packs = inner.filter((d) => d.value !== null && d.value !== undefined);
     if (packs.length !== 1) throw new ConfigError({ path: "", message: `${source.description}: expected one pack; got ${packs.length} documents` });
@@ -143,6 +186,9 @@ export function loadPromptPack(input: ManifestInput, options: LoadPromptPackOpti
       }
     }
     throw new ConfigError(issues);
+  }
+  for (const warning of unknownFields(doc.value, doc)) {
+    logger.warn(`PromptPack: ${warning.path}: ${warning.message}`, warning.line === undefined ? { path: warning.path } : { path: warning.path, line: warning.line });
   }
   const copy = freezeJsonObject(withoutNullTools(doc.value));
   return copy as unknown as PromptPack;
