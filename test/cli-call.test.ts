@@ -12,6 +12,7 @@ import { createManualClock, startGrpcToolBackend, startHttpToolBackend, type Grp
 import { startMcpHttpServer, type McpHttpTestServer } from "./helpers/mcp-server.js";
 import { STANDARD_TOOLS } from "./helpers/mcp-tools.js";
 import { omniaTools } from "./helpers/cli.js";
+import type { JsonValue } from "../src/core/index.js";
 
 
 /** Durations and start times vary from run to run. */
@@ -34,6 +35,7 @@ before(async () => {
       "GET /weather": (req) => ({ city: req.query["city"] ?? null, tempC: 21, user: req.headers["x-omnia-user-id"] ?? null }),
       "/down": {},
       "/slow": {},
+      "POST /forecast": (req) => ({ got: req.json as JsonValue }),
     },
     faults: { "/down": { kind: "status", status: 503 }, "/slow": { kind: "hang" } },
   });
@@ -71,6 +73,13 @@ spec:
       type: grpc
       tool: { name: lookup_order, description: Orders, inputSchema: { type: object } }
       grpcConfig: { endpoint: "${grpc.endpoint}" }
+    - name: forecast-api
+      type: http
+      tool:
+        name: forecast
+        description: Forecast
+        inputSchema: { type: object, properties: { city: { type: string }, days: { type: integer } }, required: [city] }
+      httpConfig: { endpoint: "${http.url}/forecast" }
     - name: browser
       type: client
       tool: { name: get_location, description: Location, inputSchema: { type: object } }
@@ -105,6 +114,13 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
         "  duration      <n>ms",
         '  result        {"city":"Paris","tempC":21,"user":null}',
         "",
+        "Model sees:",
+        "  {",
+        '    "city": "Paris",',
+        '    "tempC": 21,',
+        '    "user": null',
+        "  }",
+        "",
         "Record:",
         "  callId       call-1",
         "  toolName     get_weather",
@@ -113,7 +129,8 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
         "  execution    server",
         "  status       success",
         '  arguments    {"city":"Paris"}',
-        '  result       {"city":"Paris","tempC":21,"user":null}',
+        // The record holds what the model was shown, as Omnia's session row does under the turn stage.
+        '  result       "{\\n  \\"city\\": \\"Paris\\",\\n  \\"tempC\\": 21,\\n  \\"user\\": null\\n}"',
         "  startedAt    <time>",
         "  durationMs   <n>",
         "  attempts     1",
@@ -125,7 +142,9 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
   test("success over gRPC with --json and --identity: the identity reaches the backend", async () => {
     const run = await omniaTools("call", "--registry", file("registry.yaml"), "--identity", file("identity.json"), "--json", "lookup_order", '{"orderId":"A-1"}');
     assert.equal(run.code, 0, run.stderr);
-    const out = JSON.parse(run.stdout) as { outcome: Record<string, unknown>; record: Record<string, unknown> };
+    const out = JSON.parse(run.stdout) as { outcome: Record<string, unknown>; record: Record<string, unknown>; modelSees: unknown };
+    const shown = '{\n  "orderId": "A-1",\n  "status": "shipped"\n}';
+    assert.deepEqual(out.modelSees, { content: shown, isError: false });
     const { durationMs: d1, ...outcome } = out.outcome;
     const { durationMs: d2, startedAt, ...record } = out.record;
     assert.equal(typeof d1, "number");
@@ -149,8 +168,8 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
       registryName: "loopback",
       status: "success",
       arguments: { orderId: "A-1" },
-      result: { orderId: "A-1", status: "shipped" },
-      resultJson: '{"orderId":"A-1","status":"shipped"}',
+      result: shown,
+      resultJson: shown,
       attempts: 1,
     });
     const seen = grpc.calls.find((c) => (c.args as { orderId?: string }).orderId === "A-1");
@@ -206,9 +225,46 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
     ]);
   });
 
+  test("the turn stage's checks run first: arguments the schema refuses are not sent (exit 1, the model's text); --raw sends them", async () => {
+    const before = http.count("POST /forecast");
+    const refused = await omniaTools("call", "--registry", file("registry.yaml"), "forecast", '{"town":"Paris"}');
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.equal(refused.stderr, "");
+    assert.equal(
+      refused.stdout,
+      [
+        "Outcome: refused",
+        "  tool  forecast",
+        "  sent  nothing: the arguments failed the turn stage's checks (--raw sends them to the executor as they are)",
+        "",
+        "Model sees (an error):",
+        "  Error: tool forecast validation error (args_invalid): argument validation failed: [(root): city is required]",
+        "",
+      ].join("\n"),
+    );
+    const json = await omniaTools("call", "--registry", file("registry.yaml"), "forecast", '{"town":"Paris"}', "--json");
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout), { outcome: null, record: null, modelSees: { content: "Error: tool forecast validation error (args_invalid): argument validation failed: [(root): city is required]", isError: true } });
+    assert.equal(http.count("POST /forecast"), before, "nothing was sent");
+
+    // Coerced as PromptKit coerces: "3" for an integer reaches the backend as 3.
+    const coerced = await omniaTools("call", "--registry", file("registry.yaml"), "forecast", '{"city":"Paris","days":"3"}', "--json");
+    assert.equal(coerced.code, 0, coerced.stderr);
+    const out = JSON.parse(coerced.stdout) as { outcome: { result: unknown }; record: { arguments: unknown } };
+    assert.deepEqual(out.outcome.result, { got: { city: "Paris", days: 3 } });
+    assert.deepEqual(out.record.arguments, { city: "Paris", days: 3 });
+
+    const raw = await omniaTools("call", "--registry", file("registry.yaml"), "forecast", '{"town":"Paris"}', "--raw", "--json");
+    assert.equal(raw.code, 0, raw.stderr);
+    const rawOut = JSON.parse(raw.stdout) as Record<string, unknown> & { outcome: { result: unknown } };
+    assert.deepEqual(rawOut.outcome.result, { got: { town: "Paris" } });
+    assert.equal("modelSees" in rawOut, false);
+    assert.equal(http.count("POST /forecast"), before + 2);
+  });
+
   test("config and usage errors: exit 2 with the reason on stderr, nothing on stdout", async () => {
     const registry = file("registry.yaml");
-    const usage = "Usage: omnia-tools call --registry <registry.yaml> <tool> ['<json args>'] [--identity <file>] [--timeout 5s] [--json]\n";
+    const usage = "Usage: omnia-tools call --registry <registry.yaml> <tool> ['<json args>'] [--identity <file>] [--timeout 5s] [--json] [--raw]\n";
     const jsonProblem = (() => {
       try {
         JSON.parse("{city:1}");
@@ -221,7 +277,7 @@ describe("omnia-tools call, as a child process", { concurrency: true }, () => {
       [["call", "get_weather"], `omnia-tools call: --registry is required\n${usage}`],
       [["call", "--registry", registry], `omnia-tools call: expected a tool name\n${usage}`],
       [["call", "--registry", registry, "get_weather", "{city:1}"], `omnia-tools call: the arguments are not valid JSON: ${jsonProblem}; got {city:1}\n${usage}`],
-      [["call", "--registry", registry, "get_weathr"], `omnia-tools call: tool "get_weathr" is not served by ${registry}; it serves get_weather, flaky_tool, slow_tool, lookup_order, get_location, echo, fail\n${usage}`],
+      [["call", "--registry", registry, "get_weathr"], `omnia-tools call: tool "get_weathr" is not served by ${registry}; it serves get_weather, flaky_tool, slow_tool, lookup_order, forecast, get_location, echo, fail\n${usage}`],
       [["call", "--registry", registry, "--timeout", "5", "get_weather"], `omnia-tools call: --timeout: invalid duration "5": missing unit; valid units are ns, us, ms, s, m, h\n${usage}`],
       [["call", "--registry", registry, "--timeout", "0s", "get_weather"], `omnia-tools call: --timeout: must be positive; got 0s\n${usage}`],
       [["call", "--registry", registry, "--identity", file("bad-identity.json"), "get_weather"], `${file("bad-identity.json")}: invalid identity: token: unknown field; expected agentName, namespace, sessionId, requestId, userId, subjectId, userEmail, origin, workspace, provider, model, claims\n`],

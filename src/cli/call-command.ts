@@ -4,7 +4,8 @@ import type { Identity } from "../headers/index.js";
 import { describeMcpStdioExit, stdioExitOf } from "../mcp/index.js";
 import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
 import type { ToolCallRecord } from "../records/index.js";
-import { createToolExecutor, type ToolOutcome } from "../executor/index.js";
+import { createToolExecutor, type CallContext, type ToolOutcome } from "../executor/index.js";
+import { createTurn, type TurnExecutor, type TurnMessage } from "../turn/index.js";
 import { MemoryRecorder, toOutcomeJson } from "../testing/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
@@ -25,15 +26,17 @@ const IDENTITY_FIELDS = ["agentName", "namespace", "sessionId", "requestId", "us
  */
 export const callCommand: CliCommand = {
   name: "call",
-  usage: "call --registry <registry.yaml> <tool> ['<json args>'] [--identity <file>] [--timeout 5s] [--json]",
+  usage: "call --registry <registry.yaml> <tool> ['<json args>'] [--identity <file>] [--timeout 5s] [--json] [--raw]",
   summary: "Execute one tool call through the real executor and print the outcome and its record",
   help: [
-    "Usage: omnia-tools call --registry <registry.yaml> <tool> ['<json args>'] [--identity <file>] [--timeout 5s] [--json]",
+    "Usage: omnia-tools call --registry <registry.yaml> <tool> ['<json args>'] [--identity <file>] [--timeout 5s] [--json] [--raw]",
     "",
-    "Executes one call of <tool> as the runtime would, with the handler's retry policy, per-attempt timeout",
-    "and circuit breaker (no policy hook), against the backend the registry names. The arguments are the",
-    "JSON text the model would produce (default {}). Prints the outcome (the text the model sees) and the",
-    "ToolCallRecord. Client tools are denied: no client is connected.",
+    "Executes one call of <tool> as the runtime would: first the turn stage's checks (createTurn: the",
+    "arguments coerced and validated against the tool's schema; a call they refuse is not sent), then the",
+    "executor, with the handler's retry policy, per-attempt timeout and circuit breaker (no policy hook),",
+    "against the backend the registry names. The arguments are the JSON text the model would produce",
+    "(default {}). Prints the outcome, the text the model sees, and the ToolCallRecord. Client tools are",
+    "denied: no client is connected. --raw skips the turn stage and calls the executor alone.",
     "",
     "Options:",
     "  --registry <file>  the ToolRegistry manifest (required)",
@@ -41,12 +44,14 @@ export const callCommand: CliCommand = {
     '                     {"userId": "u1", "sessionId": "s1", "claims": {"tier": "gold"}, ...}',
     "  --timeout <d>      replaces every handler's per-attempt timeout (Go duration: 500ms, 5s, 1m),",
     "                     as if each handler in the manifest said `timeout: <d>`",
-    "  --json             print {\"outcome\": ..., \"record\": ...} as JSON on stdout",
+    "  --json             print {\"outcome\": ..., \"record\": ..., \"modelSees\": {\"content\", \"isError\"}} as JSON",
+    "                     on stdout (outcome and record are null when the checks refused the call)",
+    "  --raw              the executor alone: no coercion, no validation, no model text",
     "  -h, --help         show this help",
     "",
     "While a call runs longer than 1s, a progress line is drawn on stderr when stderr is a terminal.",
     "",
-    "Exit codes: 0 success, 1 tool error or denial, 2 usage or config error.",
+    "Exit codes: 0 success, 1 tool error, denial or refused arguments, 2 usage or config error.",
     "",
   ].join("\n"),
   async run(args, io) {
@@ -58,6 +63,7 @@ export const callCommand: CliCommand = {
         identity: { type: "string" },
         timeout: { type: "string" },
         json: { type: "boolean" },
+        raw: { type: "boolean" },
       },
       io,
     );
@@ -141,9 +147,26 @@ export const callCommand: CliCommand = {
       }
     }
     const progress = io.stderrIsTerminal === true ? startProgress(io, clock, toolName) : undefined;
-    let outcome: ToolOutcome;
+    const ctx = identity === undefined ? {} : { identity };
+    const call = { id: CLI_CALL_ID, name: toolName, arguments: argsText };
+    let outcome: ToolOutcome | undefined;
+    let modelSees: TurnMessage | undefined;
     try {
-      outcome = await executor.execute({ id: CLI_CALL_ID, name: toolName, arguments: argsText }, identity === undefined ? {} : { identity });
+      if (parsed.values.raw === true) {
+        outcome = await executor.execute(call, ctx);
+      } else {
+        // The turn stage's checks first, as the runtime runs them: coercion, validation, the model's text.
+        // A call they refuse never reaches the executor (nothing is sent).
+        const turnExecutor: TurnExecutor<CallContext> = {
+          get tools() {
+            return executor.tools;
+          },
+          completeClientCall: (result) => executor.completeClientCall(result),
+          execute: async (c, callCtx, hooks) => (outcome = await executor.execute(c, callCtx, hooks)),
+        };
+        const round = await createTurn(turnExecutor, { ctx }).run([call]);
+        modelSees = round.messages[0];
+      }
     } catch (error) {
       progress?.stop();
       await executor.close();
@@ -154,11 +177,13 @@ export const callCommand: CliCommand = {
     await executor.close();
     const record = recorder.records[0];
     if (parsed.values.json === true) {
-      io.stdout(`${JSON.stringify({ outcome: toOutcomeJson(outcome), record: record ?? null }, null, 2)}\n`);
+      const json: Record<string, unknown> = { outcome: outcome === undefined ? null : toOutcomeJson(outcome), record: record ?? null };
+      if (modelSees !== undefined) json["modelSees"] = { content: modelSees.content, isError: modelSees.isError };
+      io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     } else {
-      io.stdout(formatOutcome(outcome, record));
+      io.stdout(outcome === undefined ? formatRefused(toolName, modelSees) : formatOutcome(outcome, record, modelSees));
     }
-    return outcome.status === "success" ? EXIT_OK : EXIT_FAILURE;
+    return outcome?.status === "success" ? EXIT_OK : EXIT_FAILURE;
   },
 };
 
@@ -244,11 +269,33 @@ function stdioExitLines(error: unknown): string {
   if (exit === undefined) return "";
   const how = exit.exitCode === null ? `was killed by ${exit.signal ?? "a signal"}` : `exited with code ${exit.exitCode}`;
   if (exit.stderr === "") return `the MCP server ${how} and wrote nothing to stderr\n`;
-  return `the MCP server ${how}; the end of its stderr:\n${exit.stderr.replace(/^/gm, "  ")}\n`;
+  return `the MCP server ${how}; the end of its stderr:\n${indent(exit.stderr)}\n`;
+}
+
+/** A call the turn stage's checks refused: what the model reads, and that nothing was sent. */
+function formatRefused(toolName: string, modelSees: TurnMessage | undefined): string {
+  return `Outcome: refused\n${block([
+    ["tool", toolName],
+    ["sent", "nothing: the arguments failed the turn stage's checks (--raw sends them to the executor as they are)"],
+  ])}${modelSeesSection(modelSees)}`;
+}
+
+/** Each line indented by two spaces; lines end at `\n` only (a `\r` is the peer's text, printed escaped). */
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+/** The tool-result message's text, indented, as its own section (none with --raw). */
+function modelSeesSection(modelSees: TurnMessage | undefined): string {
+  if (modelSees === undefined) return "";
+  return `\nModel sees${modelSees.isError ? " (an error)" : ""}:\n${indent(modelSees.content)}\n`;
 }
 
 /** The readable form: the outcome, then the record, as aligned `key  value` lines. */
-function formatOutcome(outcome: ToolOutcome, record: ToolCallRecord | undefined): string {
+function formatOutcome(outcome: ToolOutcome, record: ToolCallRecord | undefined, modelSees: TurnMessage | undefined): string {
   const lines: [string, string][] = [
     ["tool", outcome.toolName],
     ["handler type", outcome.handlerType === "" ? "(none)" : outcome.handlerType],
@@ -273,7 +320,7 @@ function formatOutcome(outcome: ToolOutcome, record: ToolCallRecord | undefined)
       lines.push(["request", JSON.stringify(outcome.request)]);
       break;
   }
-  let out = `Outcome: ${outcome.status}\n${block(lines)}`;
+  let out = `Outcome: ${outcome.status}\n${block(lines)}${modelSeesSection(modelSees)}`;
   if (record !== undefined) {
     const r: [string, string][] = [
       ["callId", record.callId],
