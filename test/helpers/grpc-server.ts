@@ -215,31 +215,4 @@ export async function createTlsFixture(): Promise<TlsFixture> {
   };
 }
 
-/**
- * The resources (sockets, timers, servers...) alive now that were not alive in
- * `before`, as a sorted list of type names; [] means nothing was left behind.
- */
-export function leakedResources(before: readonly string[]): string[] {
-  const left = [...before];
-  const extra: string[] = [];
-  for (const r of process.getActiveResourcesInfo()) {
-    const i = left.indexOf(r);
-    if (i === -1) extra.push(r);
-    else left.splice(i, 1);
-  }
-  return extra.sort();
-}
-
-/**
- * {@link leakedResources}, after letting the event loop turn (setImmediate, no
- * timers) until nothing is left or `maxTurns` have passed: the far end of a
- * closed loopback socket needs a few turns to see the close.
- */
-export async function settledLeaks(before: readonly string[], maxTurns = 2000): Promise<string[]> {
-  let leaked = leakedResources(before);
-  for (let i = 0; i < maxTurns && leaked.length > 0; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    leaked = leakedResources(before);
-  }
-  return leaked;
-}
+export { settledLeaks } from "./resources.js";

@@ -44,3 +44,37 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * The resources (sockets, timers, servers...) alive now that were not alive in
+ * `before`, less the `allowed` ones, as a sorted list of type names; [] means
+ * nothing was left behind. `FSReqCallback` is not counted: it is Node's module
+ * loader reading a source file (a module imported on first use, such as the
+ * gRPC backend), which under load can outlast the turns; the library itself
+ * reads files only through fs/promises.
+ */
+function resourcesBeyond(before: readonly string[], allowed: readonly string[] = []): string[] {
+  const left = [...before, ...allowed];
+  const extra: string[] = [];
+  for (const r of process.getActiveResourcesInfo()) {
+    if (r === "FSReqCallback") continue;
+    const i = left.indexOf(r);
+    if (i === -1) extra.push(r);
+    else left.splice(i, 1);
+  }
+  return extra.sort();
+}
+
+/**
+ * {@link resourcesBeyond}, after letting the event loop turn (setImmediate, no
+ * timers) until nothing is left or `maxTurns` have passed: the far end of a
+ * closed loopback socket needs a few turns to see the close.
+ */
+export async function settledLeaks(before: readonly string[], allowed: readonly string[] = [], maxTurns = 2000): Promise<string[]> {
+  let leaked = resourcesBeyond(before, allowed);
+  for (let i = 0; i < maxTurns && leaked.length > 0; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    leaked = resourcesBeyond(before, allowed);
+  }
+  return leaked;
+}

@@ -12,6 +12,7 @@ import { createManualClock, MemoryRecorder, type ManualClock } from "../../../sr
 import { withoutUnhandledRejections } from "../../helpers/http-server.js";
 import { createCaptureLogger, type LogLine } from "../../helpers/capture-logger.js";
 import { settle } from "../../helpers/settle.js";
+import { settledLeaks } from "../../helpers/resources.js";
 
 /** Epoch of every manual clock here (2026-11-29T00:00:00Z). */
 export const T0 = Date.UTC(2026, 10, 29);
@@ -23,34 +24,8 @@ export interface FaultContext {
   deferClient(fn: () => unknown): void;
 }
 
-/**
- * The live resources (sockets, servers, timers, HTTP/2 sessions...) alive now
- * that were not in `before`, less the `allowed` ones, after letting the event
- * loop turn (setImmediate, no timers) until none is left or `maxTurns` have
- * passed. Diffing keeps the test runner's own handles out. `FSReqCallback` is
- * not counted: it is Node's module loader reading a source file (a module the
- * library imports on first use, such as the gRPC backend), which under load can
- * outlast the turns; the library itself reads files only through fs/promises.
- */
-export async function settledLeaks(before: readonly string[], allowed: readonly string[] = [], maxTurns = 2000): Promise<string[]> {
-  const diff = () => {
-    const left = [...before, ...allowed];
-    const extra: string[] = [];
-    for (const r of process.getActiveResourcesInfo()) {
-      if (r === "FSReqCallback") continue;
-      const i = left.indexOf(r);
-      if (i === -1) extra.push(r);
-      else left.splice(i, 1);
-    }
-    return extra.sort();
-  };
-  let leaked = diff();
-  for (let i = 0; i < maxTurns && leaked.length > 0; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    leaked = diff();
-  }
-  return leaked;
-}
+/** The live resources left beyond a baseline, after the event loop settles (one helper for every live-handle check). */
+export { settledLeaks };
 
 /**
  * A node:test test with the fault frame. When the body ends (or throws):
