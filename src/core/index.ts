@@ -35,6 +35,7 @@ export { pathEscape, queryEscape, queryEscapeBinary, queryUnescapeBinary } from 
 export { formatGrpcGoError, grpcGoStatusMessage } from "./grpc-go-error.js";
 export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
 export { boundPeerText, PEER_TEXT_MAX_BYTES } from "./bound-text.js";
+export { nodeErrorText } from "./node-error-text.js";
 export type { SharedAbortListener } from "./shared-abort.js";
 export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./dispatcher.js";
 export { raceAbort } from "./race-abort.js";

@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import { boundPeerText, grpcGoStatusMessage } from "../core/index.js";
+import { boundPeerText, grpcGoStatusMessage, nodeErrorText } from "../core/index.js";
 import { GrpcStatusError } from "./errors.js";
 
 /**
@@ -40,7 +40,7 @@ export function toGrpcStatusError(reason: unknown): GrpcStatusError {
   const ce = ConnectError.from(reason);
   let code: number = ce.code;
   // OpenSSL's texts end in a newline: keep the model-visible line clean.
-  let text = boundPeerText(ce.rawMessage.trim());
+  let text = boundPeerText(nodeErrorText(ce.rawMessage.trim()));
   const tooLarge = code === Code.ResourceExhausted ? grpcGoTooLarge(ce.rawMessage) : undefined;
   if (tooLarge !== undefined) return new GrpcStatusError(code, tooLarge, { cause: reason });
   // Node words a reset `Stream closed with error code NGHTTP2_<CODE>`, connect `http/2 stream closed with error code <CODE> (0x<n>)`.

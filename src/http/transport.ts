@@ -4,7 +4,7 @@ import type * as Undici from "undici";
 import { HttpRequestError, HttpTransportError } from "./errors.js";
 import { abortHookOf, type AbortHook } from "../retry/index.js";
 import { redactUrl } from "./redact-url.js";
-import { goQuote, type HttpDispatcher, type HttpDispatchOptions, type HttpDispatchHandler, type HttpDispatchController } from "../core/index.js";
+import { goQuote, nodeErrorText, type HttpDispatcher, type HttpDispatchOptions, type HttpDispatchHandler, type HttpDispatchController } from "../core/index.js";
 import { goLocationError } from "./go-location.js";
 import { ALWAYS_SENSITIVE_HEADERS, droppedCrossOrigin, MAX_REDIRECTS } from "../headers/index.js";
 
@@ -483,7 +483,7 @@ class ResponseReader {
       this.#fail(malformedStatus(this.#send.request.method, this.#url, String(this.#status).padStart(3, "0"), error));
     } else if (this.#started) {
       // The headers arrived, then the body broke off: a body-read error that keeps the status.
-      this.#fail(new HttpTransportError(`reading response body: ${reasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
+      this.#fail(new HttpTransportError(`reading response body: ${bodyReasonOf(error)}`, false, { causeCode: codeOf(error), status: this.#status }, { cause: error }));
     } else this.#fail(transportError(error, this.#send.request.method, this.#url));
   }
 
@@ -685,7 +685,16 @@ function codeOf(e: unknown): string | undefined {
 }
 
 function reasonOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return e instanceof Error ? nodeErrorText(e.message) : String(e);
+}
+
+/**
+ * Why a response body could not be read. A connection reset after part of the
+ * body reads `other side closed` on every Node: Node 24's undici reports the
+ * reset as the socket's own `read ECONNRESET`, Node 20 and 22's as `other side closed`.
+ */
+function bodyReasonOf(e: unknown): string {
+  return codeOf(e) === "ECONNRESET" ? "other side closed" : reasonOf(e);
 }
 
 function transportError(e: unknown, method: string, target: ParsedUrl): unknown {

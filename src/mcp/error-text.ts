@@ -1,5 +1,5 @@
 // How the SDK's and undici's failures are read: their codes, their text and whether the session survives them.
-import { AbortedError, OmniaToolsError, toError } from "../core/index.js";
+import { AbortedError, nodeErrorText, OmniaToolsError, toError } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 
 /** A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. */
@@ -47,7 +47,7 @@ export function describe(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
     const e = toError(current);
-    let text = e.message;
+    let text = nodeErrorText(e.message);
     const errors = (e as { errors?: unknown }).errors;
     if (text === "" && Array.isArray(errors) && errors.length > 0) text = toError(errors[0]).message;
     if (text !== "" && !parts.some((p) => p.includes(text))) parts.push(text);
