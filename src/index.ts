@@ -13,6 +13,7 @@ export {
   ClosedError,
   AbortedError,
   TimeoutError,
+  MissingPeerError,
   systemClock,
   noopLogger,
   parseGoDuration,
@@ -285,8 +286,10 @@ export {
   MCP_TOOL_ERROR_FALLBACK,
   MCP_CLIENT_INFO,
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
+  describeMcpStdioExit,
 } from "./mcp/index.js";
 export type {
+  McpStdioExit,
   McpToolClient,
   McpToolClientOptions,
   McpCallOptions,

@@ -2,7 +2,7 @@
 // only types are imported statically, and `jsonSchema` is loaded when a tool
 // set is built, so `omnia-tools/ai-sdk` imports without `ai` installed.
 import type { ToolModelMessage, ToolSet } from "ai";
-import { InvalidOptionError, noopLogger, rejectUnknownOptions } from "../core/index.js";
+import { importWithPeers, InvalidOptionError, noopLogger, rejectUnknownOptions } from "../core/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
 import { createTurn, type TurnExecutor, type TurnOptions } from "../turn/index.js";
 import { AiSdkTurn, signalledExecutor } from "./ai-sdk-turn.js";
@@ -93,7 +93,8 @@ const states = new WeakMap<object, AiSdkTurn>();
  * const result = await generateText({ model, tools, messages, stopWhen: [stepCountIs(10), () => turnFailure(tools) !== undefined] });
  * ```
  * @throws InvalidOptionError (`ERR_OMNIA_INVALID_OPTION`) for an unknown option or what `createTurn` refuses
- * @throws the `import("ai")` failure when the `ai` package is not installed
+ * @throws MissingPeerError (`ERR_OMNIA_MISSING_PEER`) when the `ai` package is not installed:
+ *   `toAiSdkTools needs packages that are not installed: npm install ai`
  * @public
  */
 export async function toAiSdkTools<Context extends AiSdkCallContext>(executor: AiSdkToolExecutor<Context>, options: AiSdkToolsOptions<Context> = {}): Promise<ToolSet> {
@@ -107,7 +108,7 @@ export async function toAiSdkTools<Context extends AiSdkCallContext>(executor: A
   const state = new AiSdkTurn(clientNames);
   const turn = createTurn<Context>(signalledExecutor(executor, state), turnOptions);
   state.attach(turn);
-  const ai = (await import("ai")) as unknown as AiModule;
+  const ai = (await importWithPeers(() => import("ai"), "toAiSdkTools", ["ai"])) as unknown as AiModule;
   if (refresh) {
     try {
       await executor.refresh();

@@ -1,4 +1,4 @@
-import { ErrorCode, systemClock, toError, type Clock, type Logger } from "../core/index.js";
+import { ErrorCode, GRPC_PEERS, importWithPeers, systemClock, toError, type Clock, type Logger } from "../core/index.js";
 import { buildOmniaGrpcMetadata, mergeGrpcToolMetadata } from "../headers/index.js";
 import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
@@ -94,6 +94,11 @@ export async function grpcAttempt(
   }
 }
 
+/** connect and protobuf, or a MissingPeerError naming them when they are not installed. */
+function importGrpcModule(): Promise<GrpcModule> {
+  return importWithPeers(() => import("../grpc/index.js"), "the gRPC backend", GRPC_PEERS);
+}
+
 /**
  * The `grpc` backend: ToolService/Execute over one client (one HTTP/2 session)
  * per handler, created on the handler's first call and closed with the executor.
@@ -101,7 +106,7 @@ export async function grpcAttempt(
  * close the executor while the module loads.
  * @internal Does not follow semver.
  */
-export function createGrpcBackend(env: BackendEnv, importGrpc: () => Promise<GrpcModule> = () => import("../grpc/index.js")): Backend {
+export function createGrpcBackend(env: BackendEnv, importGrpc: () => Promise<GrpcModule> = importGrpcModule): Backend {
   const clients = new Map<string, ToolServiceClient>();
   let grpc: GrpcModule | undefined;
   let loading: Promise<GrpcModule> | undefined;

@@ -76,6 +76,8 @@ export const ErrorCode = {
   CONVERSE_STATE: "ERR_OMNIA_CONVERSE_STATE",
   /** `TurnError`: PromptKit fails the turn (max rounds, a persisting tool loop). */
   TURN: "ERR_OMNIA_TURN",
+  /** `MissingPeerError`: an optional peer package a feature needs is not installed. */
+  MISSING_PEER: "ERR_OMNIA_MISSING_PEER",
 } as const;
 
 /**

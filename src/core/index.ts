@@ -36,6 +36,7 @@ export { formatGrpcGoError, grpcGoStatusMessage } from "./grpc-go-error.js";
 export { onSharedAbort, offSharedAbort } from "./shared-abort.js";
 export { boundPeerText, PEER_TEXT_MAX_BYTES } from "./bound-text.js";
 export { nodeErrorText } from "./node-error-text.js";
+export { MissingPeerError, importWithPeers, GRPC_PEERS } from "./optional-peer.js";
 export type { SharedAbortListener } from "./shared-abort.js";
 export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController } from "./dispatcher.js";
 export { raceAbort } from "./race-abort.js";

@@ -10,6 +10,7 @@ import type {
   ErrorCode,
   InvalidArgumentsError,
   InvalidOptionError,
+  MissingPeerError,
   OmniaToolsError,
   TimeoutError,
   UnknownToolError,
@@ -67,6 +68,7 @@ export interface OmniaToolsErrorByCode {
   /** `ConverseStateError`, exported by `omnia-tools/runtime`. */
   ERR_OMNIA_CONVERSE_STATE: OmniaToolsError & { readonly code: "ERR_OMNIA_CONVERSE_STATE" };
   ERR_OMNIA_TURN: TurnError;
+  ERR_OMNIA_MISSING_PEER: MissingPeerError;
 }
 
 // Every code has exactly one entry, and each entry's `code` is its key: a code added to ErrorCode without a class here fails to compile.

@@ -90,8 +90,11 @@ export class McpTransportError extends OmniaToolsError {
  * @public
  */
 export interface McpStdioExit {
+  /** The child's exit code; `null` when a signal ended it. */
   readonly exitCode: number | null;
+  /** The signal that ended the child (`SIGKILL`), or `null`. */
   readonly signal: string | null;
+  /** The last lines the child wrote to stderr, joined by `\n`; empty when it wrote none. */
   readonly stderr: string;
 }
 

@@ -59,6 +59,8 @@ const STDERR_TAIL_LINES = 20;
  */
 export class StdioWatch {
   #tail = "";
+  /** The start was dropped: the tail's first line is a piece of a line, and is not shown. */
+  #cut = false;
   readonly #decoder = new StringDecoder("utf8");
   /** The exit code, once the child has exited (`null` when a signal ended it). */
   exitCode: number | null | undefined;
@@ -68,7 +70,10 @@ export class StdioWatch {
   /** Keeps the end of the child's stderr. */
   write(chunk: Buffer): void {
     this.#tail += this.#decoder.write(chunk);
-    if (this.#tail.length > STDERR_TAIL_BYTES) this.#tail = this.#tail.slice(-STDERR_TAIL_BYTES);
+    if (this.#tail.length > STDERR_TAIL_BYTES) {
+      this.#tail = this.#tail.slice(-STDERR_TAIL_BYTES);
+      this.#cut = true;
+    }
   }
 
   #logged = false;
@@ -89,6 +94,7 @@ export class StdioWatch {
   /** The last lines the child wrote to stderr, trimmed (empty when it wrote none). */
   stderr(): string {
     const lines = this.#tail.split(/\r?\n/).map((line) => line.trimEnd());
+    if (this.#cut && lines.length > 1) lines.shift();
     while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     return lines.slice(-STDERR_TAIL_LINES).join("\n");
   }

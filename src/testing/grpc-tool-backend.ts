@@ -1,6 +1,6 @@
-import { Code, ConnectError } from "@connectrpc/connect";
-import type { Clock } from "../core/index.js";
-import { serveToolService, type GrpcStatusCodeName, type ToolImplementation, type ToolImplementations, type ToolServiceContext } from "../grpc/index.js";
+import type { ConnectError } from "@connectrpc/connect";
+import { GRPC_PEERS, importWithPeers, type Clock } from "../core/index.js";
+import type { GrpcStatusCodeName, ToolImplementation, ToolImplementations, ToolServiceContext } from "../grpc/index.js";
 import { BackendTimers } from "./backend-delay.js";
 import { describe, FaultCursor, faultsFor, normaliseFaultMap, normaliseFaults, sequenceAt, type FaultMap, type FaultScope } from "./fault-schedule.js";
 
@@ -78,25 +78,25 @@ export interface GrpcToolBackend {
 const WHERE = "startGrpcToolBackend";
 const KINDS = new Set(["latency", "status", "is-error", "hang"]);
 
-/** UPPER_SNAKE name -> connect Code. */
-const CODE_BY_NAME: Readonly<Record<GrpcStatusCodeName, Code | 0>> = {
+/** UPPER_SNAKE name -> the gRPC status code (connect's `Code` has the same numbers). */
+const CODE_BY_NAME: Readonly<Record<GrpcStatusCodeName, number>> = {
   OK: 0,
-  CANCELLED: Code.Canceled,
-  UNKNOWN: Code.Unknown,
-  INVALID_ARGUMENT: Code.InvalidArgument,
-  DEADLINE_EXCEEDED: Code.DeadlineExceeded,
-  NOT_FOUND: Code.NotFound,
-  ALREADY_EXISTS: Code.AlreadyExists,
-  PERMISSION_DENIED: Code.PermissionDenied,
-  RESOURCE_EXHAUSTED: Code.ResourceExhausted,
-  FAILED_PRECONDITION: Code.FailedPrecondition,
-  ABORTED: Code.Aborted,
-  OUT_OF_RANGE: Code.OutOfRange,
-  UNIMPLEMENTED: Code.Unimplemented,
-  INTERNAL: Code.Internal,
-  UNAVAILABLE: Code.Unavailable,
-  DATA_LOSS: Code.DataLoss,
-  UNAUTHENTICATED: Code.Unauthenticated,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
 };
 
 /**
@@ -129,6 +129,13 @@ export async function startGrpcToolBackend(tools: ToolImplementations, options: 
   };
   let faults = normaliseFaultMap(WHERE, options.faults, checkFault);
   for (const key of faults.keys()) check(key);
+  // connect and protobuf load with the first gRPC backend: importing omnia-tools/testing does not need them.
+  const [{ ConnectError }, { serveToolService }] = await importWithPeers(
+    () => Promise.all([import("@connectrpc/connect"), import("../grpc/index.js")]),
+    WHERE,
+    GRPC_PEERS,
+  );
+  const aborted = (ctx: ToolServiceContext): ConnectError => ConnectError.from(ctx.signal.reason ?? new ConnectError("call ended", 1));
   const cursor = new FaultCursor<GrpcFault>();
   const timers = new BackendTimers(options.clock);
   const calls: GrpcBackendCall[] = [];
@@ -157,7 +164,7 @@ export async function startGrpcToolBackend(tools: ToolImplementations, options: 
             case "status": {
               const code = sequenceAt(fault.code, position);
               if (code === undefined || code === "OK") continue;
-              throw new ConnectError(fault.message ?? `injected ${code}`, CODE_BY_NAME[code] as Code);
+              throw new ConnectError(fault.message ?? `injected ${code}`, CODE_BY_NAME[code]);
             }
             case "is-error":
               throw new Error(fault.message);
@@ -200,10 +207,6 @@ export async function startGrpcToolBackend(tools: ToolImplementations, options: 
       return closing;
     },
   };
-}
-
-function aborted(ctx: ToolServiceContext): ConnectError {
-  return ConnectError.from(ctx.signal.reason ?? new ConnectError("call ended", Code.Canceled));
 }
 
 function checkFault(fault: GrpcFault, path: string): void {
