@@ -5,7 +5,7 @@
 import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
 import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
-import { reconcileTools } from "../reconcile/index.js";
+import { EXEMPT_TOOL_NAMESPACES, reconcileTools } from "../reconcile/index.js";
 import { reencodeClientResult } from "./format.js";
 import { LoopState, repeatedCallText } from "./guards.js";
 import { runBatch } from "./round.js";
@@ -25,6 +25,14 @@ export const DEFAULT_MAX_ROUNDS = 50;
 
 const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger"]);
 const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds"] as const;
+
+/**
+ * The namespaces whose served tools PromptKit 1.5.5's provider stage offers
+ * without a pack entry (`tools.IsSystemTool`, its `knownNamespaces`): the five
+ * Omnia documents, plus `image` and `video` (mediagen's `image__generate`,
+ * `video__generate`). `reconcileTools`' startup report keeps to the five.
+ */
+const TURN_NAMESPACES: readonly string[] = Object.freeze([...EXEMPT_TOOL_NAMESPACES, "image", "video"]);
 
 /**
  * Starts one model turn over an executor: the PromptKit provider stage that
@@ -120,7 +128,7 @@ class TurnState<Context> implements Turn {
     else {
       // Pack ∩ served plus the implicit namespaces; the host reports mismatches once, at startup.
       const only = prompt === undefined ? { prompts: {} } : { prompts: { [prompt]: pack.prompts[prompt] ?? {} } };
-      const result = reconcileTools(only, { tools: source });
+      const result = reconcileTools(only, { tools: source }, { exemptNamespaces: TURN_NAMESPACES });
       names = (prompt === undefined ? result.offered : result.byPrompt[prompt]) ?? [];
     }
     const seen = new Set<string>();

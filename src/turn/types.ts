@@ -76,7 +76,8 @@ export interface TurnOptions<Context = unknown> {
   /**
    * The PromptPack (`loadPromptPack`). With it, the model is offered the
    * prompt's tools that the executor serves (plus the served tools of the
-   * `memory`, `skill`, `a2a`, `workflow` and `mcp` namespaces), and a tool
+   * `memory`, `skill`, `a2a`, `workflow`, `mcp`, `image` and `video`
+   * namespaces, as PromptKit 1.5.5's provider stage offers them), and a tool
    * the pack defines in `tools` is validated against the pack's `parameters`.
    * Without it, every served tool is offered with the registry's schema.
    */

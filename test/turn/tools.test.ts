@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { createTurn, type TurnExecutor } from "../../src/turn/index.js";
 import { AbortedError, InvalidOptionError } from "../../src/core/index.js";
 import { loadPromptPack } from "../../src/manifest/index.js";
+import { reconcileTools } from "../../src/reconcile/index.js";
 import { createManualClock } from "../../src/testing/index.js";
 import { backend, clientHandler, executorFor, httpHandler, registry, until } from "./fixture.js";
 
@@ -30,6 +31,17 @@ test("with a pack: the prompt's served tools plus the implicit namespaces, sorte
   assert.deepEqual(createTurn(executor, { pack, prompt: "other" }).tools.map((t) => t.name), ["memory__recall", "undeclared"]);
   // Without a pack: every served tool.
   assert.deepEqual(createTurn(executor).tools.map((t) => t.name), ["alpha", "beta", "memory__recall", "undeclared", "zeta"]);
+});
+
+test("image__ and video__ tools are offered without a pack entry, as PromptKit 1.5.5 offers them; reconcileTools' report keeps to Omnia's five namespaces", async () => {
+  const b = await backend({ routes: {} });
+  const reg = registry(httpHandler(b.url, "image__generate") + httpHandler(b.url, "video__generate") + httpHandler(b.url, "imagery__x") + httpHandler(b.url, "search"));
+  const { executor } = executorFor(reg);
+  const pack = loadPromptPack(JSON.stringify({ prompts: { support: { tools: ["search"] } } }));
+  assert.deepEqual(createTurn(executor, { pack }).tools.map((t) => t.name), ["image__generate", "search", "video__generate"]);
+  const report = reconcileTools(pack, executor.tools.map((t) => t.name));
+  assert.deepEqual(report.offered, ["search"]);
+  assert.deepEqual(report.mismatches.map((m) => [m.kind, m.tools]), [["served-not-declared", ["image__generate", "imagery__x", "video__generate"]]]);
 });
 
 test("createTurn checks its options eagerly", () => {
