@@ -122,7 +122,7 @@ describe("omnia-tools validate", { concurrency: true }, () => {
 });
 
 describe("omnia-tools reconcile", { concurrency: true }, () => {
-  test("the examples: offered tools per prompt and both mismatches, exit 0", async () => {
+  test("the examples: offered tools per prompt, the mismatch, and a declared tool unknown until discovery, exit 0", async () => {
     const run = await omniaTools("reconcile", "--pack", "examples/pack.json", "--registry", "examples/registry.yaml");
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, "");
@@ -136,7 +136,9 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
         "",
         "Mismatches:",
         "  served-not-declared: ToolRegistry tools are not declared by any pack prompt and will not be offered to the model: convert_currency; fix: add the name to the prompt's tools list and republish the pack",
-        "  declared-not-served: pack prompts declare tools the ToolRegistry does not serve, so they will not be offered to the model: search_kb (support); fix: expose the tool from the attached ToolRegistry",
+        "",
+        "Unknown until discovery (declared, and a discovering handler may serve them; --discover checks them):",
+        "  search_kb (support)",
         "",
         "Note: docs-fs (mcp), petstore (openapi) serve tools discovered at run time; they are not part of this check.",
         "",
@@ -147,7 +149,7 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
   test("--strict with a mismatch: exit 1", async () => {
     const run = await omniaTools("reconcile", "--strict", "--pack", "examples/pack.json", "--registry", "examples/registry.yaml");
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, "omnia-tools reconcile: 2 mismatches (--strict)\n");
+    assert.equal(run.stderr, "omnia-tools reconcile: 1 mismatch (--strict)\n");
   });
 
   test("--strict without a mismatch: exit 0", async () => {
@@ -169,7 +171,34 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
       { handler: "docs-fs", type: "mcp" },
       { handler: "petstore", type: "openapi" },
     ]);
-    assert.equal((out.mismatches as unknown[]).length, 2);
+    // search_kb may come from docs-fs or petstore: not a mismatch until discovery says so.
+    assert.deepEqual((out.mismatches as { kind: string }[]).map((m) => m.kind), ["served-not-declared"]);
+    assert.deepEqual(out.unknownUntilDiscovery, ["search_kb"]);
+  });
+
+  test("--discover: the mcp handler's tools are listed first and checked; --strict then fails on what no server serves", async () => {
+    const registry = file("discover.yaml");
+    const pack = file("discover-pack.json");
+    await writeFile(
+      registry,
+      `handlers:\n  - name: local\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(process.execPath)}, args: ["--import", "tsx", "test/fixtures/mcp-stdio-server.ts"] }\n`,
+    );
+    await writeFile(pack, JSON.stringify({ prompts: { a: { tools: ["echo", "missing_tool"] } } }));
+    const guess = await omniaTools("reconcile", "--strict", "--pack", pack, "--registry", registry);
+    assert.equal(guess.code, 0, guess.stderr);
+    assert.equal(
+      guess.stdout,
+      "Offered tools per prompt:\n  a: (none)\n\nMismatches:\n  none\n\nUnknown until discovery (declared, and a discovering handler may serve them; --discover checks them):\n  echo (a)\n  missing_tool (a)\n\nNote: local (mcp) serve tools discovered at run time; they are not part of this check.\n",
+    );
+    const run = await omniaTools("reconcile", "--discover", "--strict", "--pack", pack, "--registry", registry);
+    assert.equal(run.code, 1, run.stderr);
+    const lines = run.stdout.split("\n");
+    assert.equal(lines[1], "  a: echo");
+    assert.ok(lines.includes("  declared-not-served: pack prompts declare tools the ToolRegistry does not serve, so they will not be offered to the model: missing_tool (a); fix: expose the tool from the attached ToolRegistry"), run.stdout);
+    assert.ok(lines.some((l) => l.startsWith("  served-not-declared: ") && l.includes("fail")), run.stdout);
+    assert.equal(run.stdout.includes("Unknown until discovery"), false);
+    assert.equal(run.stdout.includes("Note:"), false);
+    assert.equal(run.stderr, "omnia-tools reconcile: 2 mismatches (--strict)\n");
   });
 
   test("missing --pack, a bad pack and a bad registry: exit 2", async () => {
@@ -177,7 +206,7 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
     assert.equal(noPack.code, 2);
     assert.equal(
       noPack.stderr,
-      "omnia-tools reconcile: --pack and --registry are both required\nUsage: omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]\n",
+      "omnia-tools reconcile: --pack and --registry are both required\nUsage: omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--discover] [--strict] [--json]\n",
     );
     const badPack = file("bad-pack.json");
     const pack = await omniaTools("reconcile", "--pack", badPack, "--registry", "examples/registry.yaml");
@@ -200,7 +229,7 @@ describe("omnia-tools", { concurrency: true }, () => {
   test("--help: usage on stdout, exit 0; a command's --help too", async () => {
     const run = await omniaTools("--help");
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> \[--strict\] \[--json\]/);
+    assert.match(run.stdout, /omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> \[--discover\] \[--strict\] \[--json\]/);
     const help = await omniaTools("reconcile", "--help");
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^Usage: omnia-tools reconcile /);

@@ -2,6 +2,7 @@ import { parseAllDocuments } from "yaml";
 import { parseGoDuration, systemClock, type Clock, type JsonValue, type TimerHandle } from "../core/index.js";
 import type { Identity } from "../headers/index.js";
 import { describeMcpStdioExit, stdioExitOf } from "../mcp/index.js";
+import { indent, stdioExitLines } from "./stdio-exit-text.js";
 import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
 import type { ToolCallRecord } from "../records/index.js";
 import { createToolExecutor, type CallContext, type ToolOutcome } from "../executor/index.js";
@@ -263,14 +264,6 @@ function startProgress(io: CliIo, clock: Clock, toolName: string): { stop(): voi
   };
 }
 
-/** How a stdio MCP server behind `error` ended, with its stderr's last lines indented (nothing for any other error). */
-function stdioExitLines(error: unknown): string {
-  const exit = stdioExitOf(error);
-  if (exit === undefined) return "";
-  const how = exit.exitCode === null ? `was killed by ${exit.signal ?? "a signal"}` : `exited with code ${exit.exitCode}`;
-  if (exit.stderr === "") return `the MCP server ${how} and wrote nothing to stderr\n`;
-  return `the MCP server ${how}; the end of its stderr:\n${indent(exit.stderr)}\n`;
-}
 
 /** A call the turn stage's checks refused: what the model reads, and that nothing was sent. */
 function formatRefused(toolName: string, modelSees: TurnMessage | undefined): string {
@@ -280,13 +273,6 @@ function formatRefused(toolName: string, modelSees: TurnMessage | undefined): st
   ])}${modelSeesSection(modelSees)}`;
 }
 
-/** Each line indented by two spaces; lines end at `\n` only (a `\r` is the peer's text, printed escaped). */
-function indent(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => `  ${line}`)
-    .join("\n");
-}
 
 /** The tool-result message's text, indented, as its own section (none with --raw). */
 function modelSeesSection(modelSees: TurnMessage | undefined): string {

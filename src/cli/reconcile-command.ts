@@ -1,4 +1,6 @@
-import { loadPromptPack, type PromptPack } from "../manifest/index.js";
+import { loadPromptPack, type PromptPack, type ToolRegistry } from "../manifest/index.js";
+import { createToolExecutor } from "../executor/index.js";
+import { stdioExitLines } from "./stdio-exit-text.js";
 import { reconcileTools, type ReconcileResult } from "../reconcile/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
@@ -12,10 +14,10 @@ import { loadRegistryOrReport, readInput, reportLoadError } from "./print-issues
  */
 export const reconcileCommand: CliCommand = {
   name: "reconcile",
-  usage: "reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]",
+  usage: "reconcile --pack <pack.json> --registry <registry.yaml> [--discover] [--strict] [--json]",
   summary: "Show the tools each pack prompt is offered and every pack/registry mismatch",
   help: [
-    "Usage: omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]",
+    "Usage: omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--discover] [--strict] [--json]",
     "",
     "The pack decides what the model is offered: a prompt gets (its tools list) ∩ (what the registry serves),",
     "plus served tools in the memory__, skill__, a2a__, workflow__ and mcp__ namespaces.",
@@ -24,10 +26,16 @@ export const reconcileCommand: CliCommand = {
     "(offered by PromptKit as a2a__<member>), are listed as other tool users, not as mismatches; a composition",
     "step calling a tool the registry does not serve is the mismatch composition-tool-not-served.",
     "",
+    "mcp and openapi handlers serve the tools they discover at run time. With --discover, their tools are",
+    "listed first (as executor.listTools() does: the MCP servers are started or connected to, the OpenAPI",
+    "documents fetched) and checked like the others. Without it, a declared tool that such a handler could",
+    "serve is reported as unknown until discovery, not as a mismatch.",
+    "",
     "Options:",
     "  --pack <file>      the PromptPack (pack.json, its YAML source, or Omnia's PromptPack + ConfigMap file)",
     "  --registry <file>  the ToolRegistry manifest",
-    "  --strict           exit 1 when there is any mismatch",
+    "  --discover         list the mcp and openapi handlers' tools first, and check them too",
+    "  --strict           exit 1 when there is any mismatch (unknown until discovery is not one)",
     "  --json             print the result as JSON on stdout",
     "  -h, --help         show this help",
     "",
@@ -43,6 +51,7 @@ export const reconcileCommand: CliCommand = {
         registry: { type: "string" },
         strict: { type: "boolean" },
         json: { type: "boolean" },
+        discover: { type: "boolean" },
       },
       io,
     );
@@ -81,18 +90,42 @@ export const reconcileCommand: CliCommand = {
       return reportLoadError(io, packFile, "PromptPack", error);
     }
 
+    const discover = parsed.values.discover === true;
+    const discovered = registry.discoveredHandlers.map((h) => ({ handler: h.name, type: h.type }));
+    let served: ToolRegistry | string[] = registry;
+    if (discover && discovered.length > 0) {
+      // As executor.listTools() does: start or connect to every mcp server, fetch every OpenAPI document.
+      const executor = createToolExecutor({ registry });
+      try {
+        await executor.refresh();
+        served = executor.tools.map((t) => t.name);
+      } catch (error) {
+        io.stderr(`omnia-tools reconcile: discovering the tools of the mcp and openapi handlers failed: ${error instanceof Error ? error.message : String(error)}\n${stdioExitLines(error)}`);
+        return EXIT_FAILURE;
+      } finally {
+        await executor.close();
+      }
+    }
+
     let result: ReconcileResult;
     try {
-      result = reconcileTools(pack, registry, registry.name === undefined ? {} : { registryName: registry.name });
+      result = reconcileTools(pack, served, registry.name === undefined ? {} : { registryName: registry.name });
     } catch (error) {
       // A malformed agents or compositions section (a ConfigError with its path).
       return reportLoadError(io, packFile, "PromptPack", error);
     }
-    const discovered = registry.discoveredHandlers.map((h) => ({ handler: h.name, type: h.type }));
-    const failed = parsed.values.strict === true && result.mismatches.length > 0;
+    // Without --discover, a declared tool that a discovering handler could serve is not known to be missing.
+    let mismatches = result.mismatches;
+    let unknown: Readonly<Record<string, readonly string[]>> = {};
+    if (!discover && discovered.length > 0) {
+      unknown = mismatches.find((m) => m.kind === "declared-not-served")?.prompts ?? {};
+      mismatches = mismatches.filter((m) => m.kind !== "declared-not-served");
+    }
+    const failed = parsed.values.strict === true && mismatches.length > 0;
 
     if (parsed.values.json === true) {
-      io.stdout(`${JSON.stringify({ pack: packFile, registry: registryFile, ...result, discoveredAtRuntime: discovered }, null, 2)}\n`);
+      const json = { pack: packFile, registry: registryFile, ...result, mismatches, discoveredAtRuntime: discover ? [] : discovered, unknownUntilDiscovery: Object.keys(unknown) };
+      io.stdout(`${JSON.stringify(json, null, 2)}\n`);
     } else {
       let out = "Offered tools per prompt:\n";
       const keys = Object.keys(result.byPrompt);
@@ -102,20 +135,25 @@ export const reconcileCommand: CliCommand = {
         out += `  ${key}: ${tools.length === 0 ? "(none)" : tools.join(", ")}\n`;
       }
       out += "\nMismatches:\n";
-      if (result.mismatches.length === 0) out += "  none\n";
-      for (const m of result.mismatches) out += `  ${m.kind}: ${m.message}\n`;
+      if (mismatches.length === 0) out += "  none\n";
+      for (const m of mismatches) out += `  ${m.kind}: ${m.message}\n`;
+      const unknownTools = Object.keys(unknown);
+      if (unknownTools.length > 0) {
+        out += "\nUnknown until discovery (declared, and a discovering handler may serve them; --discover checks them):\n";
+        for (const tool of unknownTools) out += `  ${tool} (${(unknown[tool] ?? []).join(", ")})\n`;
+      }
       if (result.uses.length > 0) {
         out += "\nOther tool users (not mismatches):\n";
         for (const use of result.uses) out += `  ${use.kind}: ${use.message}\n`;
       }
-      if (discovered.length > 0) {
+      if (!discover && discovered.length > 0) {
         const list = discovered.map((d) => `${d.handler} (${d.type})`).join(", ");
         out += `\nNote: ${list} serve tools discovered at run time; they are not part of this check.\n`;
       }
       io.stdout(out);
     }
     if (failed) {
-      io.stderr(`omnia-tools reconcile: ${result.mismatches.length} ${result.mismatches.length === 1 ? "mismatch" : "mismatches"} (--strict)\n`);
+      io.stderr(`omnia-tools reconcile: ${mismatches.length} ${mismatches.length === 1 ? "mismatch" : "mismatches"} (--strict)\n`);
       return EXIT_FAILURE;
     }
     return EXIT_OK;
