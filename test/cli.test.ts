@@ -201,6 +201,16 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
     assert.equal(run.stderr, "omnia-tools reconcile: 2 mismatches (--strict)\n");
   });
 
+  test("the two files swapped: exit 2 with the swap suggested, and nothing else", async () => {
+    const run = await omniaTools("reconcile", "--pack", "examples/registry.yaml", "--registry", "examples/pack.json");
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, "");
+    assert.equal(
+      run.stderr,
+      "omnia-tools reconcile: examples/pack.json holds a PromptPack and examples/registry.yaml a ToolRegistry: swap them (--pack examples/pack.json --registry examples/registry.yaml)\nUsage: omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--discover] [--strict] [--json]\n",
+    );
+  });
+
   test("missing --pack, a bad pack and a bad registry: exit 2", async () => {
     const noPack = await omniaTools("reconcile", "--registry", "examples/registry.yaml");
     assert.equal(noPack.code, 2);

@@ -238,3 +238,34 @@ describe("runtime-conformance: exit 2", () => {
     }
   });
 });
+
+describe("runtime-conformance: an address that is not a runtime's gRPC port", () => {
+  test("an HTTP/1 server: the health check's protocol error, then a hint on stderr that it is not a gRPC server; exit 1", async () => {
+    const { createServer } = await import("node:http");
+    const server = createServer((_req, res) => res.end("hello"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const addr = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const r = await cli("--addr", addr);
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout.split("\n")[1], "health/contract           fail    Health RPC failed: rpc error: code = Internal desc = Protocol error");
+      assert.equal(r.stderr, `runtime-conformance: ${addr} is not a gRPC server (it does not speak HTTP/2); is --addr the runtime's gRPC port?\n`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  test("a ToolService (gRPC, not a runtime): Unimplemented, then a hint that RuntimeService is missing; exit 1", async () => {
+    const { startGrpcToolBackend } = await import("../src/testing.js");
+    const backend = await startGrpcToolBackend({ t: { description: "d", inputSchema: { type: "object" }, execute: () => ({}) } });
+    try {
+      const r = await cli("--addr", backend.endpoint);
+      assert.equal(r.code, 1);
+      assert.match(r.stdout.split("\n")[1] ?? "", /^health\/contract {11}fail {4}Health RPC failed: rpc error: code = Unimplemented desc = /);
+      assert.equal(r.stderr, `runtime-conformance: ${backend.endpoint} is a gRPC server without omnia.runtime.v1.RuntimeService; is --addr the runtime's port?\n`);
+    } finally {
+      await backend.close();
+    }
+  });
+});

@@ -6,6 +6,16 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-comman
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
 import { loadRegistryOrReport, readInput, reportLoadError } from "./print-issues.js";
 
+/** A pack's `prompts` key, in JSON or YAML (and no ToolRegistry marker). */
+function looksLikePack(text: string): boolean {
+  return /(^|[{,\s])"?prompts"?\s*:/m.test(text) && !looksLikeRegistry(text);
+}
+
+/** A ToolRegistry's `kind` or top-level `handlers` key, in JSON or YAML. */
+function looksLikeRegistry(text: string): boolean {
+  return /\bkind"?\s*:\s*"?ToolRegistry\b/.test(text) || /^\s*"?handlers"?\s*:/m.test(text);
+}
+
 /**
  * `omnia-tools reconcile --pack <pack.json> --registry <registry.yaml> [--strict] [--json]`:
  * the tools each prompt is offered and every mismatch. Exit 0, or 1 with
@@ -71,6 +81,10 @@ export const reconcileCommand: CliCommand = {
     if (registryText === undefined) return EXIT_USAGE;
     const packText = await readInput(io, this.name, packFile);
     if (packText === undefined) return EXIT_USAGE;
+    if (looksLikePack(registryText) && looksLikeRegistry(packText)) {
+      usageError(this, io, `${registryFile} holds a PromptPack and ${packFile} a ToolRegistry: swap them (--pack ${registryFile} --registry ${packFile})`);
+      return EXIT_USAGE;
+    }
     const registry = loadRegistryOrReport(io, registryFile, registryText);
     if (typeof registry === "number") return registry;
     let pack: PromptPack;

@@ -73,6 +73,18 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
   return new Promise((resolve) => stream.write(escapeTerminalText(text), () => resolve()));
 }
 
+/**
+ * A hint when the first check shows `addr` is not a runtime's gRPC port: an
+ * HTTP/1 (or other non-HTTP/2) server fails the HTTP/2 preface with a protocol
+ * error; a gRPC server that is not a runtime answers Unimplemented.
+ */
+function addressHint(addr: string, health: { readonly status: string; readonly detail: string } | undefined): string | undefined {
+  if (health === undefined || health.status !== "fail") return undefined;
+  if (/desc = Protocol error$/.test(health.detail)) return `runtime-conformance: ${addr} is not a gRPC server (it does not speak HTTP/2); is --addr the runtime's gRPC port?`;
+  if (/code = Unimplemented\b/.test(health.detail)) return `runtime-conformance: ${addr} is a gRPC server without omnia.runtime.v1.RuntimeService; is --addr the runtime's port?`;
+  return undefined;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let args: Args | "help";
   try {
@@ -94,6 +106,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const result = await runConformance({ addr: args.addr, timeoutMs: args.timeoutMs });
   await write(process.stdout, args.json ? `${JSON.stringify(result, null, 2)}\n` : formatConformanceReport(result));
+  const hint = addressHint(args.addr, result.checks.find((c) => c.name === "health/contract"));
+  if (hint !== undefined) await write(process.stderr, `${hint}\n`);
   return result.passed ? 0 : 1;
 }
 
