@@ -2,18 +2,18 @@
 // In your own project import from "omnia-tools" and "omnia-tools/ai-sdk";
 // this example imports the sources so that it runs from a checkout.
 import { generateText, stepCountIs, type LanguageModel, type ModelMessage } from "ai";
-import type { ClientToolRequest, ClientToolResult, Identity, ToolExecutor } from "../src/index.js";
+import type { ClientToolRequest, ClientToolResult, Identity, PromptPack, ToolExecutor } from "../src/index.js";
 import { clientToolCalls, completeClientToolCalls, toAiSdkTools, turnFailure } from "../src/ai-sdk.js";
 
 /** One user turn: server tools run inside generateText, client tools go to the app's client. */
 export async function answer(
   model: LanguageModel,
   executor: ToolExecutor,
-  identity: Identity,
+  { pack, prompt, identity }: { pack: PromptPack; prompt: string; identity: Identity },
   messages: ModelMessage[],
   askClient: (request: ClientToolRequest) => Promise<ClientToolResult>,
 ): Promise<string> {
-  const tools = await toAiSdkTools(executor, { ctx: { identity, clientToolsAvailable: true } }); // one per turn
+  const tools = await toAiSdkTools(executor, { pack, prompt, ctx: { identity, clientToolsAvailable: true } }); // one per turn; offers pack ∩ served
   for (;;) {
     const result = await generateText({ model, tools, messages, stopWhen: [stepCountIs(10), () => turnFailure(tools) !== undefined] });
     messages.push(...result.response.messages);

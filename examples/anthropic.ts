@@ -2,19 +2,19 @@
 // In your own project import from "omnia-tools" and "omnia-tools/anthropic";
 // this example imports the sources so that it runs from a checkout.
 import type Anthropic from "@anthropic-ai/sdk";
-import { createTurn, type ClientToolRequest, type ClientToolResult, type Identity, type ToolExecutor } from "../src/index.js";
+import { createTurn, type ClientToolRequest, type ClientToolResult, type Identity, type PromptPack, type ToolExecutor } from "../src/index.js";
 import { runAnthropicToolUses, toAnthropicToolResults, toAnthropicTools } from "../src/anthropic.js";
 
 /** One user turn over the Messages API: each reply's tool_use blocks are one round of the turn. */
 export async function answer(
   anthropic: Anthropic,
   executor: ToolExecutor,
-  identity: Identity,
+  { pack, prompt, identity }: { pack: PromptPack; prompt: string; identity: Identity },
   messages: Anthropic.MessageParam[],
   askClient: (request: ClientToolRequest) => Promise<ClientToolResult>,
 ): Promise<string> {
   await executor.refresh(); // mcp and openapi discovery
-  const turn = createTurn(executor, { ctx: { identity, clientToolsAvailable: true } });
+  const turn = createTurn(executor, { pack, prompt, ctx: { identity, clientToolsAvailable: true } }); // offers pack ∩ served
   for (;;) {
     const tools = toAnthropicTools(turn.tools); // none offered (all excluded): send no `tools` at all
     const reply = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, messages, ...(tools.length > 0 ? { tools } : {}) });

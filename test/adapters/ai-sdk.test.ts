@@ -14,7 +14,7 @@ import { createToolExecutor, loadPromptPack, loadToolRegistry, type ClientToolRe
 import { clientToolCalls, completeClientToolCalls, offeredToolNames, toAiSdkTools, turnFailure } from "../../src/ai-sdk.js";
 import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
 import { idle, until } from "../turn/fixture.js";
-import { weatherTools, WEATHER_SCHEMA } from "./fixture.js";
+import { SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
 
@@ -54,7 +54,7 @@ test("examples/ai-sdk.ts: server tools run inside generateText, the client tool 
   const asked: ClientToolRequest[] = [];
   const messages: ModelMessage[] = [{ role: "user", content: "Weather here, in Paris and in Oslo?" }];
 
-  const text = await answer(model, executor, { userId: "u-1" }, messages, async (request) => {
+  const text = await answer(model, executor, SESSION, messages, async (request) => {
     asked.push(request);
     return { callId: request.callId, resultJson: '{"lat":48.85,"lon":2.35}' };
   });
@@ -280,7 +280,7 @@ test("without a connected client, a client tool's call is refused by the executo
 
 test("a tool whose results were errors twice leaves offeredToolNames, and prepareStep's activeTools passes that on to the model", async () => {
   const { executor } = await weatherTools();
-  const tools = await toAiSdkTools(executor);
+  const tools = await toAiSdkTools(executor, { pack: SESSION.pack, prompt: SESSION.prompt });
   assert.deepEqual(offeredToolNames(tools), ["get_location", "get_weather"]);
   const { model, calls } = scripted([step([toolCall("c1", "get_weather", '{"city":"Oslo"}'), toolCall("c2", "get_weather", '{"city":"Oslo"}')]), step([{ type: "text", text: "down" }])]);
   const result = await generateText({ model, tools, prompt: "weather", stopWhen: stepCountIs(5), prepareStep: () => ({ activeTools: offeredToolNames(tools) }) });

@@ -9,7 +9,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { answer } from "../../examples/anthropic.js";
 import { createTurn, type ClientToolRequest } from "../../src/index.js";
 import { fromAnthropicToolUses, runAnthropicToolUses, toAnthropicToolResults, toAnthropicTools } from "../../src/anthropic.js";
-import { failingWeather, modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
+import { failingWeather, modelApi, SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
 
 function reply(content: unknown[], stop: string): unknown {
   return { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } };
@@ -27,7 +27,7 @@ test("examples/anthropic.ts: the second request carries each call's exact text a
   const asked: ClientToolRequest[] = [];
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather here, in Paris and in Oslo?" }];
 
-  const text = await answer(anthropic, executor, { userId: "u-1" }, messages, async (request) => {
+  const text = await answer(anthropic, executor, SESSION, messages, async (request) => {
     asked.push(request);
     return { callId: request.callId, isRejected: true, isDenied: true, rejectionReason: "user declined" };
   });
@@ -97,7 +97,7 @@ test("examples/anthropic.ts: once every tool is excluded (two failures), the nex
   ]);
   const anthropic = new Anthropic({ apiKey: "sk-ant-test", baseURL: api.url, maxRetries: 0 });
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather in Oslo?" }];
-  const text = await answer(anthropic, executor, { userId: "u-1" }, messages, () => Promise.reject(new Error("no client tool")));
+  const text = await answer(anthropic, executor, SESSION, messages, () => Promise.reject(new Error("no client tool")));
   assert.equal(text, "The weather service is down.");
   const bodies = api.bodies() as Record<string, unknown>[];
   assert.deepEqual(bodies.map((b) => Object.keys(b).sort()), [["max_tokens", "messages", "model", "tools"], ["max_tokens", "messages", "model", "tools"], ["max_tokens", "messages", "model"]]);

@@ -4,7 +4,7 @@
 // that answers each request with the next canned JSON body.
 import { after } from "node:test";
 import type { IncomingHttpHeaders } from "node:http";
-import { createToolExecutor, loadToolRegistry, type ToolExecutor } from "../../src/index.js";
+import { createToolExecutor, loadPromptPack, loadToolRegistry, type ToolExecutor } from "../../src/index.js";
 import { MemoryRecorder, httpReply, startHttpToolBackend, type HttpToolBackend } from "../../src/testing/index.js";
 import { startHttpServer, type TestServer } from "../helpers/http-server.js";
 
@@ -21,7 +21,16 @@ export interface Tools {
   readonly recorder: MemoryRecorder;
 }
 
-/** The weather backend and an executor serving get_weather (http) and get_location (client). */
+/**
+ * The pack the snippets pass: prompt `support` declares get_weather and get_location; convert_currency is
+ * served but declared only by `billing`, so a `support` turn never offers it.
+ */
+export const PACK = loadPromptPack({ prompts: { support: { tools: ["get_weather", "get_location"] }, billing: { tools: ["convert_currency"] } } });
+
+/** What the snippets' `answer` takes besides the client: the pack, the prompt and the caller. */
+export const SESSION = { pack: PACK, prompt: "support", identity: { userId: "u-1" } };
+
+/** The weather backend and an executor serving get_weather (http), get_location (client) and convert_currency (http, not in `support`). */
 export async function weatherTools(options: { readonly backend?: Parameters<typeof startHttpToolBackend>[0] } = {}): Promise<Tools> {
   const backend = await startHttpToolBackend(
     options.backend ?? {
@@ -76,6 +85,10 @@ ${
     ? `  - name: location
     type: client
     tool: { name: get_location, description: The user's location., inputSchema: { type: object } }
+  - name: currency
+    type: http
+    tool: { name: convert_currency, description: Converts money., inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/fx", method: POST }
 `
     : ""
 }`);

@@ -10,7 +10,7 @@ import { answer } from "../../examples/openai.js";
 import { createTurn, InvalidOptionError } from "../../src/index.js";
 import { fromOpenAiToolCalls, runOpenAiToolCalls, toOpenAiToolMessages, toOpenAiTools } from "../../src/openai.js";
 import type { ClientToolRequest } from "../../src/index.js";
-import { failingWeather, modelApi, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
+import { failingWeather, modelApi, SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
 
 function completion(message: Record<string, unknown>, finish: string): unknown {
   return {
@@ -35,7 +35,7 @@ test("examples/openai.ts: the second request carries each call's exact text, ser
   const asked: ClientToolRequest[] = [];
   const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather here, in Paris and in Oslo?" }];
 
-  const text = await answer(openai, executor, { userId: "u-1" }, messages, async (request) => {
+  const text = await answer(openai, executor, SESSION, messages, async (request) => {
     asked.push(request);
     return { callId: request.callId, resultJson: '{"lat":48.85,"lon":2.35}' };
   });
@@ -95,7 +95,7 @@ test("examples/openai.ts: once every tool is excluded (two failures), the next r
   ]);
   const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 });
   const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Oslo?" }];
-  const text = await answer(openai, executor, { userId: "u-1" }, messages, () => Promise.reject(new Error("no client tool")));
+  const text = await answer(openai, executor, SESSION, messages, () => Promise.reject(new Error("no client tool")));
   assert.equal(text, "The weather service is down.");
   const bodies = api.bodies() as Record<string, unknown>[];
   assert.deepEqual(bodies.map((b) => Object.keys(b).sort()), [["messages", "model", "tools"], ["messages", "model", "tools"], ["messages", "model"]]);
