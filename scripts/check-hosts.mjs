@@ -111,12 +111,21 @@ try {
   writeFileSync(join(app, "tsconfig.newest.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, skipLibCheck: true }, files: ["host.ts"] }));
   writeFileSync(join(app, "tsconfig.esm.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, skipLibCheck: false }, files: ["host.ts"] }));
   writeFileSync(join(app, "tsconfig.cjs.json"), JSON.stringify({ compilerOptions: { ...compilerOptions, skipLibCheck: false }, files: ["host-cjs.cts"] }));
+  // A CommonJS project's plain .ts file (its package.json has no "type": "module"): `"module": "node20"`
+  // (or "nodenext") lets it require the ES module package; "node16" refuses it with TS1479.
+  mkdirSync(join(app, "cjs"));
+  writeFileSync(join(app, "cjs", "package.json"), JSON.stringify({ name: "scratch-cjs-host", private: true, type: "commonjs" }));
+  writeFileSync(join(app, "cjs", "host.ts"), HOST_CJS);
+  const node20 = { ...compilerOptions, module: "node20", moduleResolution: "node16", skipLibCheck: false };
+  writeFileSync(join(app, "tsconfig.cjs-node20.json"), JSON.stringify({ compilerOptions: node20, files: ["cjs/host.ts"] }));
+  writeFileSync(join(app, "tsconfig.cjs-node16.json"), JSON.stringify({ compilerOptions: { ...node20, module: "node16" }, files: ["cjs/host.ts"] }));
 
   const checks = [
     { name: `newest peers (${NEWEST.map((n) => `${n} ${versions[n]}`).join(", ")}), TypeScript ${repoTs}`, tsc: repoTsc, project: "tsconfig.newest.json" },
     { name: `TypeScript ${tsVersion("typescript-esm")} (the lowest supported for ES modules), skipLibCheck off`, tsc: join(app, "node_modules/typescript-esm/bin/tsc"), project: "tsconfig.esm.json" },
     { name: `TypeScript ${tsVersion("typescript-cjs")} (the lowest supported for CommonJS, .cts), skipLibCheck off`, tsc: join(app, "node_modules/typescript-cjs/bin/tsc"), project: "tsconfig.cjs.json" },
   ];
+  checks.push({ name: `a CommonJS project's .ts host with "module": "node20", TypeScript ${repoTs}`, tsc: repoTsc, project: "tsconfig.cjs-node20.json" });
   for (const check of checks) {
     try {
       run(process.execPath, [check.tsc, "-p", check.project], app);
@@ -124,6 +133,18 @@ try {
     } catch (e) {
       failed = true;
       console.error(`check-hosts: FAIL ${check.name}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+    }
+  }
+  // What the README says: "node16" is refused with TS1479.
+  try {
+    run(process.execPath, [repoTsc, "-p", "tsconfig.cjs-node16.json"], app);
+    failed = true;
+    console.error('check-hosts: FAIL a CommonJS .ts host with "module": "node16" type-checked; the README says it gives TS1479');
+  } catch (e) {
+    if (String(e.stdout ?? "").includes("error TS1479")) console.log('check-hosts: ok   a CommonJS .ts host with "module": "node16" gives TS1479, as the README says');
+    else {
+      failed = true;
+      console.error(`check-hosts: FAIL "module": "node16" failed without TS1479\n${e.stdout ?? ""}${e.stderr ?? ""}`);
     }
   }
 } finally {
