@@ -64,7 +64,10 @@ function runQuickStart(tarballPath, dir) {
   // `npm install omnia-tools`, from the packed tarball.
   execFileSync(npm, ["install", "--no-audit", "--no-fund", "--prefer-offline", "--silent", tarballPath], { cwd: dir, stdio: "inherit" });
   execFileSync("bash", ["-euc", copy[0]], { cwd: dir, stdio: "inherit" });
-  for (const [, name, text] of files) writeFileSync(join(dir, name), text);
+  // The cp line copied every file; each README block must be what it copied.
+  for (const [, name, text] of files) {
+    if (readFileSync(join(dir, name), "utf8") !== text) throw new Error(`check-pack: the README's ${name} differs from the one the cp line copied`);
+  }
   // Background jobs the block starts are stopped however it ends, so that none holds stdout open.
   const printed = execFileSync("bash", ["-euc", `trap 'jobs -p | xargs -r kill 2>/dev/null || true' EXIT\n${run[0][1]}`], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 60_000 });
   if (printed !== output[0][1]) {
