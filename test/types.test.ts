@@ -113,7 +113,8 @@ test("ErrorCode lists exactly the codes of the exported error classes, each clas
     }
   }
   assert.deepEqual([...classes.keys()].sort(), Object.values(ErrorCode).sort());
-  assert.equal(classes.size, 31);
+  assert.equal(classes.size, 32);
+  assert.equal(classes.get("ERR_OMNIA_MISSING_PEER"), "MissingPeerError");
   assert.equal(classes.get("ERR_OMNIA_CONVERSE_STATE"), "ConverseStateError");
   assert.equal(classes.get("ERR_OMNIA_MCP_RESULT_TOO_LARGE"), "McpResultTooLargeError");
   // Every key names its code: ErrorCode.HTTP_STATUS is "ERR_OMNIA_HTTP_STATUS".
