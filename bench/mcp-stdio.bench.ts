@@ -17,7 +17,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { MAX_MCP_MESSAGE_BYTES } from "../src/mcp/client.js";
+import { MAX_MCP_MESSAGE_BYTES } from "../src/mcp/limits.js";
 import { createMcpToolClient } from "../src/mcp/index.js";
 import { LineBuffer, type StdioReadBuffer } from "../src/mcp/line-buffer.js";
 import { round3, type SummaryRow } from "./support.js";

@@ -16,7 +16,8 @@ import { McpAuthError, McpResultTooLargeError, McpTransportError } from "./error
 import { interpretMcpResult, type McpCallResult } from "./result.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { mcpToolAllowed } from "./tool-filter.js";
-import type { McpHandlerInput, McpToolDescriptor, McpTransportKind } from "./types.js";
+import type { McpHandlerInput, McpHeaderProvider, McpToolDescriptor, McpTransportKind } from "./types.js";
+import { MAX_MCP_MESSAGE_BYTES, MAX_MCP_RESULT_BYTES } from "./limits.js";
 import { mcpArguments } from "./call-arguments.js";
 import { abortReason, causeCodeOf, describe, httpStatusOf, isProtocolError, rpcCodeOf } from "./error-text.js";
 import { McpHttp } from "./http-fetch.js";
@@ -38,18 +39,6 @@ export const MCP_CLIENT_INFO = Object.freeze({ name: "omnia-runtime", version: "
 export const DEFAULT_MCP_CONNECT_TIMEOUT_MS = 30_000;
 /** How long `close()` waits for a streamable-http session's `DELETE` before dropping the connection. */
 const TERMINATE_TIMEOUT_MS = 2_000;
-/**
- * Returns the headers to put on an outgoing MCP HTTP request, typically the
- * handler's credential (`{ Authorization: "Bearer …" }`). Called for **every**
- * HTTP request the client makes (the `initialize` handshake, each tool call,
- * the event stream, the session `DELETE`), so a rotated token applies to the
- * next request. May be async. A throw fails the call with an `McpAuthError`.
- * @public
- */
-export type McpHeaderProvider = () =>
-  | Readonly<Record<string, string>>
-  | undefined
-  | PromiseLike<Readonly<Record<string, string>> | undefined>;
 
 /**
  * Options of {@link createMcpToolClient}.
@@ -217,7 +206,6 @@ export function createMcpToolClient(handler: McpHandlerInput, options: McpToolCl
   }
   return new McpToolClientImpl(validateHandler(handler), options, connectTimeoutMs);
 }
-
 
 function validateHandler(handler: McpHandlerInput): ValidHandler {
   const name = handler.name;
@@ -573,26 +561,9 @@ class McpToolClientImpl implements McpToolClient {
   private assertOpen(method: string): void {
     if (this.closed) throw new ClosedError(`mcp handler ${JSON.stringify(this.handlerName)}: ${method}() after close()`);
   }
-
-
 }
 
-
-/**
- * The most an MCP tool result may be, in bytes of its JSON text: 10 MiB, as an
- * HTTP tool's response read cap.
- * @public
- */
-export const MAX_MCP_RESULT_BYTES = 10 * 1024 * 1024;
-
-/**
- * The most one MCP message may be on the wire (a JSON-RPC line over stdio, a
- * response body over HTTP): room for a result at the cap with its envelope
- * and escaping. A larger one ends the session (it is never buffered whole).
- * @internal Does not follow semver.
- */
-export const MAX_MCP_MESSAGE_BYTES = 2 * MAX_MCP_RESULT_BYTES;
-
+/** A success past {@link MAX_MCP_RESULT_BYTES} becomes the cap's error outcome. */
 function capResult(toolName: string, result: McpCallResult): McpCallResult {
   if (result.status !== "success" || result.resultJson.length <= MAX_MCP_RESULT_BYTES / 3) return result;
   const bytes = Buffer.byteLength(result.resultJson, "utf8");

@@ -7,7 +7,8 @@ import type { HttpDispatcher } from "../core/index.js";
 import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
 import type { Delivery, Exchange, Session } from "./session.js";
-import { MAX_MCP_MESSAGE_BYTES, type McpHeaderProvider } from "./client.js";
+import { MAX_MCP_MESSAGE_BYTES } from "./limits.js";
+import type { McpHeaderProvider } from "./types.js";
 import { fetchFollowingRedirects } from "./redirects.js";
 import { cappedBody, cappedEvents, isEventStream } from "./read-caps.js";
 

@@ -1,10 +1,11 @@
 // The mcp folder's surface for sibling folders (registry) and the package entry.
-export { createMcpToolClient, MCP_CLIENT_INFO, DEFAULT_MCP_CONNECT_TIMEOUT_MS, MAX_MCP_RESULT_BYTES } from "./client.js";
-export type { McpToolClient, McpToolClientOptions, McpCallOptions, McpListOptions, McpHeaderProvider } from "./client.js";
+export { createMcpToolClient, MCP_CLIENT_INFO, DEFAULT_MCP_CONNECT_TIMEOUT_MS } from "./client.js";
+export { MAX_MCP_RESULT_BYTES } from "./limits.js";
+export type { McpToolClient, McpToolClientOptions, McpCallOptions, McpListOptions } from "./client.js";
 export { interpretMcpResult } from "./result.js";
 export type { McpCallResult, McpCallToolResultFields } from "./result.js";
 export { mcpToolAllowed } from "./tool-filter.js";
-export type { McpTransportKind, McpToolFilter, McpConnectionConfig, McpHandlerInput, McpToolDescriptor } from "./types.js";
+export type { McpTransportKind, McpToolFilter, McpConnectionConfig, McpHandlerInput, McpToolDescriptor, McpHeaderProvider } from "./types.js";
 export { McpToolError, McpTransportError, McpArgumentsError, McpAuthError, McpResultTooLargeError, MCP_TOOL_ERROR_FALLBACK, describeMcpStdioExit, stdioExitOf } from "./errors.js";
 export type { McpStdioExit } from "./errors.js";
 export { isMcpBreakerFailure, classifyMcpError } from "./classify.js";

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { StdioWatch } from "./transport.js";
+import type { StdioWatch } from "./stdio-watch.js";
 import type { McpAuthError } from "./errors.js";
 import { raceAbort } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";

@@ -72,3 +72,16 @@ export interface McpToolDescriptor {
   /** The server's output JSON Schema, when it declares one. */
   readonly outputSchema?: JsonObject;
 }
+
+/**
+ * Returns the headers to put on an outgoing MCP HTTP request, typically the
+ * handler's credential (`{ Authorization: "Bearer …" }`). Called for **every**
+ * HTTP request the client makes (the `initialize` handshake, each tool call,
+ * the event stream, the session `DELETE`), so a rotated token applies to the
+ * next request. May be async. A throw fails the call with an `McpAuthError`.
+ * @public
+ */
+export type McpHeaderProvider = () =>
+  | Readonly<Record<string, string>>
+  | undefined
+  | PromiseLike<Readonly<Record<string, string>> | undefined>;
