@@ -5,9 +5,8 @@
 // `//` (`data:`, `javascript:` and `mailto:` are schemes too). An `httpConfig.urlTemplate`
 // is checked the same way up to its first placeholder. An endpoint without a
 // scheme is left to the other checks.
-import type { PathSegment } from "./issues.js";
+import type { IssueSink, PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
-import type { IssueSink } from "./validate-handler.js";
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 /** `scheme://[userinfo@]host:port` → the port text; IPv6 literals in brackets. */

@@ -161,3 +161,12 @@ function unknownFieldMessage(parent: readonly PathSegment[], key: string, known:
   const hint = (atHandler ? REMOVED_FIELDS[key] : undefined) ?? didYouMean(key, known);
   return hint === undefined ? "unknown field; it is ignored" : `unknown field; it is ignored (${hint})`;
 }
+
+/** Receives problems at a path relative to the document. */
+export interface IssueSink {
+  error(path: readonly PathSegment[], message: string): void;
+  /** `apiServerRejects`: the Kubernetes API server rejects this under strict validation (an error in strict mode). */
+  warning(path: readonly PathSegment[], message: string, apiServerRejects?: boolean): void;
+  /** Every issue of a zod parse, its paths under `base`; `schema` (the one parsed) names the nearest known field of a typo. */
+  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[], schema?: unknown): void;
+}

@@ -2,7 +2,7 @@ import { ConfigError, ErrorCode, noopLogger, parseGoDuration, type Logger } from
 import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_PROBE_TIMEOUT_MS, TOOL_REGISTRY_API_VERSION } from "./defaults.js";
 import { readDocuments, type ManifestInput, type SourceDocument } from "./documents.js";
 import { DuplicateToolError, type DuplicateTool } from "./duplicate-tool-error.js";
-import { describeValue, formatPath, translateZodIssue, type PathSegment } from "./issues.js";
+import { describeValue, formatPath, translateZodIssue, type IssueSink, type PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { expandListDocuments } from "./list-documents.js";
 import { normalizeHandler } from "./normalize-handler.js";
@@ -17,7 +17,7 @@ import type {
   ToolDescriptor,
   ToolRegistry,
 } from "./types.js";
-import { validateHandler, type IssueSink } from "./validate-handler.js";
+import { validateHandler } from "./validate-handler.js";
 
 /**
  * Options of {@link loadToolRegistry}.

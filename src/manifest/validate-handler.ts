@@ -14,21 +14,12 @@ import {
   DEFAULT_MAX_BACKOFF_MS,
   HANDLER_TYPES,
 } from "./defaults.js";
-import type { PathSegment } from "./issues.js";
+import type { IssueSink, PathSegment } from "./issues.js";
 import { isPlainObject } from "./json.js";
 import { checkEndpoints } from "./endpoint-checks.js";
 import type { RetryTransport } from "./schemas.js";
 import { schemas } from "./lazy-schemas.js";
 import type { HandlerType } from "./types.js";
-
-/** Receives problems at a path relative to the document. */
-export interface IssueSink {
-  error(path: readonly PathSegment[], message: string): void;
-  /** `apiServerRejects`: the Kubernetes API server rejects this under strict validation (an error in strict mode). */
-  warning(path: readonly PathSegment[], message: string, apiServerRejects?: boolean): void;
-  /** Every issue of a zod parse, its paths under `base`; `schema` (the one parsed) names the nearest known field of a typo. */
-  schema(result: { success: boolean; error?: { issues: readonly unknown[] } }, base: readonly PathSegment[], schema?: unknown): void;
-}
 
 type ConfigBlock = "httpConfig" | "grpcConfig" | "mcpConfig" | "openAPIConfig" | "clientConfig";
 
