@@ -3,8 +3,9 @@
 // as its own module ("gen").
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
 
 const SRC = "src";
 
@@ -171,4 +172,68 @@ test("the layering check catches a forbidden edge, a forbidden dependency (also 
     `${join(SRC, "stray.ts")}: a file directly under src/ must be a package entry (index.ts, runtime.ts, conformance.ts, testing.ts, grpc.ts, ai-sdk.ts, openai.ts, anthropic.ts)`,
     `${join(SRC, "index.ts")}: only src/ai-sdk.ts may import ai-sdk/ (./ai-sdk/index.js)`,
   ]);
+});
+
+/** Each strongly connected group of more than one module under `root` (relative imports, type-only ones included). */
+function importCircles(root: string): string[][] {
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".test-d.ts"))
+    .map((f) => resolve(root, f));
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const deps: string[] = [];
+    for (const m of readFileSync(file, "utf8").matchAll(/(?:import|export)[^;]*?from\s+"(\.{1,2}\/[^"]+)"/g)) {
+      const target = resolve(dirname(file), (m[1] as string).replace(/\.js$/, ".ts"));
+      if (known.has(target)) deps.push(target);
+    }
+    edges.set(file, deps);
+  }
+  // Tarjan's strongly connected components.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(relative(root, w));
+      } while (w !== v);
+      if (group.length > 1) circles.push(group.sort());
+    }
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return circles;
+}
+
+test("no import circle anywhere in src/, type-only imports included: shared types live in a module both sides import", () => {
+  assert.deepEqual(importCircles("src"), []);
+});
+
+test("importCircles finds a circle of type-only imports", () => {
+  const dir = mkdtempSync(join(tmpdir(), "omnia-circles-"));
+  try {
+    writeFileSync(join(dir, "a.ts"), 'import type { B } from "./b.js";\nexport type A = B;\n');
+    writeFileSync(join(dir, "b.ts"), 'import type { C } from "./c.js";\nexport type B = C;\n');
+    writeFileSync(join(dir, "c.ts"), 'import type { A } from "./a.js";\nexport type C = A | 1;\n');
+    assert.deepEqual(importCircles(dir), [["a.ts", "b.ts", "c.ts"]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

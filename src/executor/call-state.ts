@@ -8,7 +8,7 @@ import type { CallSpan } from "../telemetry/index.js";
 import type { CallContext, ToolCall } from "./outcome.js";
 import type { ToolCallHooks } from "./types.js";
 import type { CallDeadline } from "./deadline.js";
-import { parseArguments } from "./stages/parse-arguments.js";
+import { parseArguments } from "./arguments.js";
 
 const NONE: Readonly<Record<string, string>> = Object.freeze({});
 

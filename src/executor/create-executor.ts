@@ -14,15 +14,16 @@ import { ClientToolError } from "../core/index.js";
 import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
 import { bindPlatformTools } from "./platform-tools.js";
 import { createReport } from "./report.js";
-import { probeHandler, type HandlerHealth } from "./health.js";
+import { probeHandler } from "./health.js";
 import type { ExecutorRuntime } from "./runtime.js";
 import { runAttempts } from "./stages/attempts.js";
 import { handOffClientCall } from "./stages/client-handoff.js";
 import { resolveCredentials } from "./stages/credentials.js";
-import { checkArguments, DEFAULT_MAX_ARGUMENT_BYTES } from "./stages/parse-arguments.js";
+import { checkArguments } from "./stages/parse-arguments.js";
+import { DEFAULT_MAX_ARGUMENT_BYTES } from "./arguments.js";
 import { decidePolicy } from "./stages/policy.js";
 import { resolveTool } from "./stages/resolve-tool.js";
-import type { ToolCallHooks, ToolExecutor, ToolExecutorOptions } from "./types.js";
+import type { HandlerHealth, ToolCallHooks, ToolExecutor, ToolExecutorOptions } from "./types.js";
 
 const KEEP_LISTENER = (): void => {};
 

@@ -1,31 +1,11 @@
 import { toError } from "../core/index.js";
-import type { HandlerConfig, HandlerType } from "../manifest/index.js";
+import type { HandlerConfig } from "../manifest/index.js";
 import { runAttempt } from "../retry/index.js";
 import { describeMcpStdioExit, stdioExitOf } from "../mcp/index.js";
 import { resolveAuthHeaders } from "./auth.js";
 import type { ExecutorRuntime } from "./runtime.js";
+import type { HandlerHealth } from "./types.js";
 
-/**
- * The health of one handler, as {@link ToolExecutor.checkHealth} probed it.
- * @public
- */
-export interface HandlerHealth {
-  /** The handler's name. */
-  readonly handler: string;
-  /** The handler's type. */
-  readonly handlerType: HandlerType;
-  /** False when the probe failed: a 5xx, a transport error, a gRPC status other than SERVING, no MCP answer, a credential that could not be resolved, or the probe timeout. */
-  readonly healthy: boolean;
-  /**
-   * What the probe saw: `HTTP 200`, `SERVING`, `ping ok`; for a failure Omnia's
-   * texts, such as `health check: HTTP 503` or `health check failed: Head "http://…": dial tcp …: connect: connection refused`.
-   * For a stdio MCP server that exited, the failure is followed by how it ended
-   * and the end of its stderr: `… (the server exited with code 1; its stderr ended: <line> | <line>)`.
-   */
-  readonly detail: string;
-  /** How long the probe took, in the executor's clock's milliseconds. */
-  readonly latencyMs: number;
-}
 
 /**
  * Probes one handler under the registry's `spec.probe.timeoutMs` (default 5 s),

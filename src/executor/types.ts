@@ -1,5 +1,5 @@
 import type { Clock, JsonValue, Logger } from "../core/index.js";
-import type { ToolDescriptor, ToolRegistry } from "../manifest/index.js";
+import type { HandlerType, ToolDescriptor, ToolRegistry } from "../manifest/index.js";
 import type { AgentInfo, Identity } from "../headers/index.js";
 import type { CircuitBreakers } from "../breaker/index.js";
 import type { PolicyOption } from "../policy/index.js";
@@ -10,7 +10,6 @@ import type { PlatformTool } from "../backends/index.js";
 import type { TelemetryOptions } from "../telemetry/index.js";
 import type { CallContext, ToolCall, ToolOutcome } from "./outcome.js";
 import type { SecretResolver, WorkloadTokenAcquirer } from "./auth.js";
-import type { HandlerHealth } from "./health.js";
 
 /**
  * Mints the delegation JWT sent as `x-omnia-delegation` for a handler with
@@ -210,4 +209,26 @@ export interface ToolExecutor {
    * resolves once everything is released; it never rejects (a part that fails to close is logged).
    */
   close(): Promise<void>;
+}
+
+/**
+ * The health of one handler, as {@link ToolExecutor.checkHealth} probed it.
+ * @public
+ */
+export interface HandlerHealth {
+  /** The handler's name. */
+  readonly handler: string;
+  /** The handler's type. */
+  readonly handlerType: HandlerType;
+  /** False when the probe failed: a 5xx, a transport error, a gRPC status other than SERVING, no MCP answer, a credential that could not be resolved, or the probe timeout. */
+  readonly healthy: boolean;
+  /**
+   * What the probe saw: `HTTP 200`, `SERVING`, `ping ok`; for a failure Omnia's
+   * texts, such as `health check: HTTP 503` or `health check failed: Head "http://…": dial tcp …: connect: connection refused`.
+   * For a stdio MCP server that exited, the failure is followed by how it ended
+   * and the end of its stderr: `… (the server exited with code 1; its stderr ended: <line> | <line>)`.
+   */
+  readonly detail: string;
+  /** How long the probe took, in the executor's clock's milliseconds. */
+  readonly latencyMs: number;
 }
