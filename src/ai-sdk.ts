@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-export { toAiSdkTools, clientToolCalls, completeClientToolCalls, turnFailure, offeredToolNames } from "./ai-sdk/index.js";
+export { toAiSdkTools, clientToolCalls, completeClientToolCalls, turnFailure, offeredToolNames, responseMessages } from "./ai-sdk/index.js";
 export type { AiSdkToolExecutor, AiSdkToolsOptions, AiSdkCallContext } from "./ai-sdk/index.js";
 export type { TurnOptions, TurnExecutor, TurnExecuteHooks, TurnOutcome, TurnToolCall } from "./turn/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";

@@ -1,2 +1,2 @@
-export { toAiSdkTools, clientToolCalls, completeClientToolCalls, turnFailure, offeredToolNames } from "./to-ai-sdk-tools.js";
+export { toAiSdkTools, clientToolCalls, completeClientToolCalls, turnFailure, offeredToolNames, responseMessages } from "./to-ai-sdk-tools.js";
 export type { AiSdkToolExecutor, AiSdkToolsOptions, AiSdkCallContext } from "./to-ai-sdk-tools.js";

@@ -199,3 +199,23 @@ export function turnFailure(tools: ToolSet): unknown {
 export function offeredToolNames(tools: ToolSet): string[] {
   return stateOf(tools, "offeredToolNames").turn.tools.map((t) => t.name);
 }
+
+/**
+ * Every message one `generateText` (or `streamText`) call added, over all its
+ * steps: the assistant's tool calls, the tool results and the final text,
+ * to append to the conversation's history. The AI SDK changed where they are:
+ * `ai` 6's `result.response.messages` holds every step's, `ai` 7's holds the
+ * last step's only and `result.responseMessages` every step's. This reads
+ * `responseMessages` when the result has it, else `response.messages`, so the
+ * same loop keeps the whole history on both (appending `response.messages`
+ * loses the tool messages on `ai` 7; appending each step's duplicates them on `ai` 6).
+ * @example
+ * ```ts
+ * const result = await generateText({ model, tools, messages });
+ * messages.push(...responseMessages(result));
+ * ```
+ * @public
+ */
+export function responseMessages<Message>(result: { readonly responseMessages?: readonly Message[]; readonly response: { readonly messages: readonly Message[] } }): Message[] {
+  return [...(result.responseMessages ?? result.response.messages)];
+}

@@ -11,7 +11,7 @@ import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { answer } from "../../examples/ai-sdk.js";
 import { createToolExecutor, loadPromptPack, loadToolRegistry, type ClientToolRequest } from "../../src/index.js";
-import { clientToolCalls, completeClientToolCalls, offeredToolNames, toAiSdkTools, turnFailure } from "../../src/ai-sdk.js";
+import { clientToolCalls, completeClientToolCalls, offeredToolNames, responseMessages, toAiSdkTools, turnFailure } from "../../src/ai-sdk.js";
 import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
 import { idle, until } from "../turn/fixture.js";
 import { SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
@@ -85,6 +85,31 @@ test("examples/ai-sdk.ts: server tools run inside generateText, the client tool 
     recorder.records.map((r) => [r.callId, r.status]).sort(),
     [["call_1", "success"], ["call_2", "error"], ["call_3", "success"]],
   );
+});
+
+test("examples/ai-sdk.ts: a turn of two steps in one generateText keeps the whole history (the tool call and its result too)", async () => {
+  const { executor } = await weatherTools();
+  const { model } = scripted([step([toolCall("call_1", "get_weather", '{"city":"Paris"}')]), step([{ type: "text", text: "21 degrees in Paris." }])]);
+  const messages: ModelMessage[] = [{ role: "user", content: "Weather in Paris?" }];
+  const text = await answer(model, executor, SESSION, messages, () => Promise.reject(new Error("no client tool")));
+  assert.equal(text, "21 degrees in Paris.");
+  // ai 6 keeps every step's messages in response.messages, ai 7 in responseMessages: responseMessages() reads either.
+  assert.deepEqual(
+    messages.map((m) => [m.role, typeof m.content === "string" ? m.content : m.content.map((p) => p.type)]),
+    [
+      ["user", "Weather in Paris?"],
+      ["assistant", ["tool-call"]],
+      ["tool", ["tool-result"]],
+      ["assistant", ["text"]],
+    ],
+  );
+});
+
+test("responseMessages: responseMessages when the result has it (ai 7), else response.messages (ai 6)", () => {
+  const a = { role: "assistant" } as const;
+  const t = { role: "tool" } as const;
+  assert.deepEqual(responseMessages({ response: { messages: [a, t] } }), [a, t]);
+  assert.deepEqual(responseMessages({ responseMessages: [a, t], response: { messages: [t] } }), [a, t]);
 });
 
 test("one step is one round: the third identical call of a step is not executed, whatever order the AI SDK runs execute in", async () => {
