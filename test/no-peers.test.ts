@@ -5,23 +5,15 @@
 // (test/fixtures/no-peers.mjs), as Node's refuses a package that is not installed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runNode, type CliRun } from "./helpers/cli.js";
 
 const INSTALL = "npm install @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node";
 
-function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "--import", "./test/fixtures/no-peers.mjs", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runNode(["--import", "tsx", "--import", "./test/fixtures/no-peers.mjs", ...args], env);
 }
 
 test("without the gRPC peers: the package and omnia-tools/testing load, HTTP works, gRPC names the packages", async () => {

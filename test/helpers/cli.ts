@@ -13,8 +13,13 @@ export interface CliRun {
 
 /** `omnia-tools <args>` through tsx, with no standard input. */
 export function omniaTools(...args: string[]): Promise<CliRun> {
+  return runNode(["--import", "tsx", BIN, ...args]);
+}
+
+/** `node <args>` (this process's node) with no standard input, and `env` over this process's environment. */
+export function runNode(args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
