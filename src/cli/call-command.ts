@@ -2,7 +2,7 @@ import { parseAllDocuments } from "yaml";
 import { parseGoDuration, systemClock, type Clock, type JsonValue, type TimerHandle } from "../core/index.js";
 import type { Identity } from "../headers/index.js";
 import { describeMcpStdioExit, stdioExitOf } from "../mcp/index.js";
-import { indent, stdioExitLines } from "./stdio-exit-text.js";
+import { discoveryFailureText, indent } from "./stdio-exit-text.js";
 import { loadToolRegistry, type ToolRegistry } from "../manifest/index.js";
 import type { ToolCallRecord } from "../records/index.js";
 import { createToolExecutor, type CallContext, type ToolOutcome } from "../executor/index.js";
@@ -136,7 +136,7 @@ export const callCommand: CliCommand = {
           await executor.refresh();
         } catch (error) {
           await executor.close();
-          io.stderr(`omnia-tools call: discovering the tools of the mcp and openapi handlers failed: ${error instanceof Error ? error.message : String(error)}\n${stdioExitLines(error)}`);
+          io.stderr(discoveryFailureText("call", error));
           return EXIT_FAILURE;
         }
       }
@@ -272,7 +272,6 @@ function formatRefused(toolName: string, modelSees: TurnMessage | undefined): st
     ["sent", "nothing: the arguments failed the turn stage's checks (--raw sends them to the executor as they are)"],
   ])}${modelSeesSection(modelSees)}`;
 }
-
 
 /** The tool-result message's text, indented, as its own section (none with --raw). */
 function modelSeesSection(modelSees: TurnMessage | undefined): string {

@@ -1,6 +1,6 @@
 import { loadPromptPack, type PromptPack, type ToolRegistry } from "../manifest/index.js";
 import { createToolExecutor } from "../executor/index.js";
-import { stdioExitLines } from "./stdio-exit-text.js";
+import { discoveryFailureText } from "./stdio-exit-text.js";
 import { reconcileTools, type ReconcileResult } from "../reconcile/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
@@ -114,7 +114,7 @@ export const reconcileCommand: CliCommand = {
         await executor.refresh();
         served = executor.tools.map((t) => t.name);
       } catch (error) {
-        io.stderr(`omnia-tools reconcile: discovering the tools of the mcp and openapi handlers failed: ${error instanceof Error ? error.message : String(error)}\n${stdioExitLines(error)}`);
+        io.stderr(discoveryFailureText("reconcile", error));
         return EXIT_FAILURE;
       } finally {
         await executor.close();

@@ -156,7 +156,8 @@ const REMOVED_FIELDS: Readonly<Record<string, string>> = {
   endpoint: "there is no handler-level endpoint; set it in httpConfig, grpcConfig, mcpConfig or openAPIConfig",
 };
 
-function unknownFieldMessage(parent: readonly PathSegment[], key: string, known: readonly string[]): string {
+/** `unknown field; it is ignored`, with the replacement of a removed handler field or the nearest known name. */
+export function unknownFieldMessage(parent: readonly PathSegment[], key: string, known: readonly string[]): string {
   const atHandler = typeof parent[parent.length - 1] === "number" && parent[parent.length - 2] === "handlers";
   const hint = (atHandler ? REMOVED_FIELDS[key] : undefined) ?? didYouMean(key, known);
   return hint === undefined ? "unknown field; it is ignored" : `unknown field; it is ignored (${hint})`;

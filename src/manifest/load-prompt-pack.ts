@@ -1,7 +1,7 @@
 import { schemas } from "./lazy-schemas.js";
-import { ConfigError, didYouMean, noopLogger, type JsonObject, type Logger } from "../core/index.js";
-import { readDocuments, type ManifestInput } from "./documents.js";
-import { describeValue, formatPath, translateZodIssue } from "./issues.js";
+import { ConfigError, noopLogger, type JsonObject, type Logger } from "../core/index.js";
+import { readDocuments, type ManifestInput, type SourceDocument } from "./documents.js";
+import { describeValue, formatPath, translateZodIssue, unknownFieldMessage } from "./issues.js";
 import { findNonJson, freezeJsonObject, isPlainObject } from "./json.js";
 import { findPackSource } from "./pack-documents.js";
 import type { ManifestIssue } from "./types.js";
@@ -91,16 +91,15 @@ const PROMPT_FIELDS = ["id", "name", "description", "version", "system_template"
 const TOOL_FIELDS = ["name", "description", "parameters"];
 
 /** Unknown fields of the pack, its prompts and its tools, as the registry reports its own: `unknown field; it is ignored (did you mean "tools"?)`. */
-function unknownFields(pack: Record<string, unknown>, doc: { lineOf(path: readonly (string | number)[]): number | undefined }): ManifestIssue[] {
+function unknownFields(pack: Record<string, unknown>, doc: SourceDocument): ManifestIssue[] {
   const out: ManifestIssue[] = [];
   const check = (value: unknown, path: string[], known: readonly string[]): void => {
     if (!isPlainObject(value)) return;
     for (const key of Object.keys(value)) {
       if (known.includes(key)) continue;
-      const hint = didYouMean(key, known);
       const at = [...path, key];
       const line = doc.lineOf(at);
-      const issue = { path: formatPath(at), message: hint === undefined ? "unknown field; it is ignored" : `unknown field; it is ignored (${hint})` };
+      const issue = { path: formatPath(at), message: unknownFieldMessage(path, key, known) };
       out.push(line === undefined ? issue : { ...issue, line });
     }
   };

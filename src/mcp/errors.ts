@@ -126,7 +126,7 @@ export function stdioExitOf(error: unknown): McpStdioExit | undefined {
  * @public
  */
 export function describeMcpStdioExit(exit: McpStdioExit): string {
-  const how = exit.exitCode === null ? `was killed by ${exit.signal ?? "a signal"}` : `exited with code ${exit.exitCode}`;
+  const how = stdioExitHow(exit);
   return exit.stderr === "" ? `the server ${how} and wrote nothing to stderr` : `the server ${how}; its stderr ended: ${exit.stderr.split("\n").join(" | ")}`;
 }
 
@@ -175,4 +175,13 @@ export class McpAuthError extends OmniaToolsError {
 export class McpResultTooLargeError extends McpToolError {
   static override readonly code = ErrorCode.MCP_RESULT_TOO_LARGE;
   declare readonly code: typeof ErrorCode.MCP_RESULT_TOO_LARGE;
+}
+
+/**
+ * How a stdio server ended, as the verb phrase of a sentence about it:
+ * `exited with code 1`, or `was killed by SIGKILL`.
+ * @internal Does not follow semver.
+ */
+export function stdioExitHow(exit: McpStdioExit): string {
+  return exit.exitCode === null ? `was killed by ${exit.signal ?? "a signal"}` : `exited with code ${exit.exitCode}`;
 }

@@ -6,6 +6,6 @@ export { interpretMcpResult } from "./result.js";
 export type { McpCallResult, McpCallToolResultFields } from "./result.js";
 export { mcpToolAllowed } from "./tool-filter.js";
 export type { McpTransportKind, McpToolFilter, McpConnectionConfig, McpHandlerInput, McpToolDescriptor, McpHeaderProvider } from "./types.js";
-export { McpToolError, McpTransportError, McpArgumentsError, McpAuthError, McpResultTooLargeError, MCP_TOOL_ERROR_FALLBACK, describeMcpStdioExit, stdioExitOf } from "./errors.js";
+export { McpToolError, McpTransportError, McpArgumentsError, McpAuthError, McpResultTooLargeError, MCP_TOOL_ERROR_FALLBACK, describeMcpStdioExit, stdioExitHow, stdioExitOf } from "./errors.js";
 export type { McpStdioExit } from "./errors.js";
 export { isMcpBreakerFailure, classifyMcpError } from "./classify.js";

@@ -285,8 +285,9 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   let lastLogAt: number | undefined;
   let unlogged = 0;
   let lastLoss: { sessionID: string; toolName: string; reason: string; error: string } | undefined;
-  function lose(reason: string, sessionID: string, toolName: string, error: string, expired = false): void {
-    if (expired) {
+  /** One row lost: counted under `expired` for that reason, else under `dropped[reason]`; logged as the loss log allows. */
+  function lose(reason: string, sessionID: string, toolName: string, error: string): void {
+    if (reason === "expired") {
       count("expired");
     } else {
       dropped[reason] = (dropped[reason] ?? 0) + 1;
@@ -317,8 +318,8 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
     if (held === 0) for (const notify of [...idle]) notify();
   }
 
-  function drop(row: Row, reason: string, error: string, expired = false): void {
-    lose(reason, row.sessionID, row.toolName, error, expired);
+  function drop(row: Row, reason: string, error: string): void {
+    lose(reason, row.sessionID, row.toolName, error);
     finish(row);
   }
 
@@ -376,7 +377,7 @@ export function createSessionApiRecorder(options: SessionApiRecorderOptions): Se
   function expireOld(): void {
     const now = clock.now();
     for (const row of buffer.removeWhere((r) => now - (r.bufferedAt ?? now) > BUFFER_MAX_AGE_MS)) {
-      drop(row, "expired", `not written within ${BUFFER_MAX_AGE_MS / 60_000} minutes`, true);
+      drop(row, "expired", `not written within ${BUFFER_MAX_AGE_MS / 60_000} minutes`);
     }
   }
 
