@@ -1,5 +1,5 @@
 import type { ConnectError } from "@connectrpc/connect";
-import { GRPC_PEERS, importWithPeers, type Clock } from "../core/index.js";
+import { GRPC_PEERS, GRPC_STATUS_CODE_NAMES, importWithPeers, type Clock } from "../core/index.js";
 import type { GrpcStatusCodeName, ToolImplementation, ToolImplementations, ToolServiceContext } from "../grpc/index.js";
 import { BackendTimers } from "./backend-delay.js";
 import { describe, FaultCursor, faultsFor, normaliseFaultMap, normaliseFaults, sequenceAt, type FaultMap, type FaultScope } from "./fault-schedule.js";
@@ -78,27 +78,6 @@ export interface GrpcToolBackend {
 const WHERE = "startGrpcToolBackend";
 const KINDS = new Set(["latency", "status", "is-error", "hang"]);
 
-/** UPPER_SNAKE name -> the gRPC status code (connect's `Code` has the same numbers). */
-const CODE_BY_NAME: Readonly<Record<GrpcStatusCodeName, number>> = {
-  OK: 0,
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  ABORTED: 10,
-  OUT_OF_RANGE: 11,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  DATA_LOSS: 15,
-  UNAUTHENTICATED: 16,
-};
-
 /**
  * Starts a gRPC tool backend: `serveToolService(tools)` on `127.0.0.1`, port
  * 0, with each tool wrapped to inject the faults {@link GrpcFault} lists and
@@ -135,7 +114,7 @@ export async function startGrpcToolBackend(tools: ToolImplementations, options: 
     WHERE,
     GRPC_PEERS,
   );
-  const aborted = (ctx: ToolServiceContext): ConnectError => ConnectError.from(ctx.signal.reason ?? new ConnectError("call ended", 1));
+  const aborted = (ctx: ToolServiceContext): ConnectError => ConnectError.from(ctx.signal.reason ?? new ConnectError("call ended", GRPC_STATUS_CODE_NAMES.indexOf("CANCELLED")));
   const cursor = new FaultCursor<GrpcFault>();
   const timers = new BackendTimers(options.clock);
   const calls: GrpcBackendCall[] = [];
@@ -164,7 +143,8 @@ export async function startGrpcToolBackend(tools: ToolImplementations, options: 
             case "status": {
               const code = sequenceAt(fault.code, position);
               if (code === undefined || code === "OK") continue;
-              throw new ConnectError(fault.message ?? `injected ${code}`, CODE_BY_NAME[code]);
+              // The index of a canonical name is its status code, as connect's Code numbers it.
+              throw new ConnectError(fault.message ?? `injected ${code}`, GRPC_STATUS_CODE_NAMES.indexOf(code));
             }
             case "is-error":
               throw new Error(fault.message);
@@ -217,7 +197,7 @@ function checkFault(fault: GrpcFault, path: string): void {
       break;
     case "status": {
       const list = Array.isArray(fault.code) ? fault.code : [fault.code];
-      if (list.length === 0 || !list.every((c) => Object.prototype.hasOwnProperty.call(CODE_BY_NAME, c))) {
+      if (list.length === 0 || !list.every((c) => (GRPC_STATUS_CODE_NAMES as readonly unknown[]).includes(c))) {
         throw new TypeError(`${path}.code: expected a gRPC status name (UNAVAILABLE, DEADLINE_EXCEEDED, ...) or a non-empty list of them; got ${describe(fault.code)}`);
       }
       break;
