@@ -285,6 +285,7 @@ export {
   McpResultTooLargeError,
   MCP_TOOL_ERROR_FALLBACK,
   MCP_CLIENT_INFO,
+  MCP_MODERN_REVISION,
   DEFAULT_MCP_CONNECT_TIMEOUT_MS,
   describeMcpStdioExit,
 } from "./mcp/index.js";

@@ -54,6 +54,8 @@ const THIRD_PARTY: Record<string, readonly string[]> = {
   "@connectrpc/connect": ["grpc", "contract", "conformance", "runtime", "testing"],
   "@connectrpc/connect-node": ["grpc", "conformance", "runtime", "testing"],
   "@modelcontextprotocol/sdk": ["mcp", "testing"],
+  // The 2.x client, for revision 2026-07-28: loaded when a server refuses the older ones.
+  "@modelcontextprotocol/client": ["mcp"],
   ajv: ["grpc", "testing"],
   "@readme/openapi-parser": ["openapi", "testing"],
   "@opentelemetry/api": ["telemetry"],

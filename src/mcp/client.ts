@@ -23,14 +23,12 @@ import { abortReason, causeCodeOf, describe, httpStatusOf, isProtocolError, rpcC
 import { McpHttp } from "./http-fetch.js";
 import { listServerTools } from "./list-tools.js";
 import { createScope, withDeadline, type Scope } from "./scope.js";
-import { ACCEPT_ALL_VALIDATOR, NO_SDK_TIMEOUT_MS, undelivered, type Exchange, type Session, type ValidHandler } from "./session.js";
+import { undelivered, type Exchange, type Session, type ValidHandler } from "./session.js";
+import { legacyRpc, modernRpc } from "./rpc.js";
+import { loadModernMcpSdk, MCP_MODERN_REVISION, refusesOlderRevisions } from "./modern.js";
 import { createMcpTransport } from "./transport.js";
 
-/**
- * How the client introduces itself in `initialize`, as Omnia's runtime does.
- * @public
- */
-export const MCP_CLIENT_INFO = Object.freeze({ name: "omnia-runtime", version: "v1.0.0" });
+export { MCP_CLIENT_INFO } from "./rpc.js";
 /**
  * Default time allowed for connecting, in ms: spawning or reaching the server
  * plus the `initialize` handshake.
@@ -124,8 +122,9 @@ export interface McpToolClient {
    */
   listTools(options?: McpListOptions): Promise<readonly McpToolDescriptor[]>;
   /**
-   * Connects when needed and sends MCP `ping`: the health probe of an MCP
-   * handler. Resolves when the server answered.
+   * Connects when needed and sends MCP `ping` (`server/discover` on revision
+   * 2026-07-28, which has no `ping`): the health probe of an MCP handler.
+   * Resolves when the server answered.
    * @throws McpTransportError `handler "<name>": failed to connect MCP: <reason>` or `handler "<name>": MCP ping failed: <reason>`
    * @throws ClosedError after `close()`; the signal's reason or AbortedError when aborted; TimeoutError for `timeoutMs`
    */
@@ -171,6 +170,12 @@ export interface McpToolClient {
  *   the transport level. Over HTTP each call is its own POST: one that fails
  *   (a reset, an HTTP error, a body that is not JSON) fails that call only,
  *   and the other calls on the session go on.
+ * - **Revisions**: every session opens with `initialize`, as Omnia's
+ *   runtime does. A server that refuses it with `-32022` naming only
+ *   revision 2026-07-28 ({@link MCP_MODERN_REVISION}; stdio or
+ *   streamable-http) gets a new session on that revision, opened with
+ *   `server/discover` through `@modelcontextprotocol/client` 2.x, with the
+ *   same results, texts, caps and headers.
  * - **Timeouts**: none hidden. The SDK's 60 s request timer is disabled; the
  *   connect timeout and per-call timeouts run on the injected clock.
  *
@@ -255,6 +260,8 @@ class McpToolClientImpl implements McpToolClient {
   private closed = false;
   private closing: Promise<void> | undefined;
   private warnedReadBuffer = false;
+  /** The last session opened was on revision 2026-07-28 because the server refused `initialize`. */
+  private olderRefused = false;
 
   constructor(handler: ValidHandler, options: McpToolClientOptions, connectTimeoutMs: number) {
     this.handler = handler;
@@ -295,7 +302,7 @@ class McpToolClientImpl implements McpToolClient {
     const prefix = `handler ${JSON.stringify(this.handlerName)}: `;
     const scope = createScope(options.signal, options.timeoutMs, this.clock);
     try {
-      await this.exchange(scope, prefix, `${prefix}MCP ping failed: `, undefined, (session) => session.client.ping({ signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS }));
+      await this.exchange(scope, prefix, `${prefix}MCP ping failed: `, undefined, (session) => session.rpc.ping(scope.signal));
     } finally {
       scope.dispose();
     }
@@ -316,9 +323,7 @@ class McpToolClientImpl implements McpToolClient {
     }
     const scope = createScope(options.signal, options.timeoutMs, this.clock);
     try {
-      const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) =>
-        session.client.request({ method: "tools/call", params }, session.sdk.CallToolResultSchema, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS }),
-      );
+      const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal));
       return capResult(name, interpretMcpResult(name, raw));
     } finally {
       scope.dispose();
@@ -413,42 +418,72 @@ class McpToolClientImpl implements McpToolClient {
     return this.connecting;
   }
 
+  /**
+   * Opens a session with `initialize`, as Omnia's runtime does. A server that
+   * answers it with "unsupported protocol version" naming only revision
+   * 2026-07-28 (stdio or streamable-http) gets a new session on that revision,
+   * opened with `server/discover`, within the same connect timeout; later
+   * sessions of this client start there, until one fails to open.
+   */
   private async openSession(): Promise<Session> {
     const sdk = await loadMcpSdk();
+    const scope = createScope(this.lifecycle.signal, this.connectTimeoutMs, this.clock);
+    try {
+      for (let modern = this.olderRefused; ; modern = true) {
+        const session = await this.newSession(sdk, modern);
+        try {
+          const connecting: Exchange = { session, headers: undefined, deliveries: [] };
+          await raceAbort(
+            this.http.exchanges.run(connecting, () => session.rpc.connect(scope.signal)),
+            scope.signal,
+          );
+        } catch (error) {
+          session.dead = true;
+          this.track(this.closeSession(session, false));
+          if (this.closed) throw this.closedError();
+          // A failing credential is not the server's fault, even when the SSE event
+          // stream reported it only as text.
+          const auth = error instanceof McpAuthError ? error : session.authFailure;
+          if (auth !== undefined && !scope.signal.aborted) throw auth;
+          if (!modern && this.transport !== "sse" && !scope.signal.aborted && session.capFailure === undefined && refusesOlderRevisions(error, sdk)) {
+            this.logger.debug("mcp: the server refused initialize and speaks only the newer revision; opening the session on it", { handler: this.handlerName, revision: MCP_MODERN_REVISION });
+            continue;
+          }
+          this.olderRefused = false;
+          const reason: unknown = scope.signal.aborted ? scope.signal.reason : (session.capFailure ?? error);
+          throw this.transportError("failed to connect MCP: ", reason, sdk, session);
+        }
+        this.olderRefused = modern;
+        this.logger.debug("mcp: connected", { handler: this.handlerName, transport: this.transport, session: session.id, revision: session.rpc.revision });
+        return session;
+      }
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** A session not yet connected: its transport and the client of its revision. */
+  private async newSession(sdk: McpSdk, modern: boolean): Promise<Session> {
+    const modernSdk = modern ? await loadModernMcpSdk() : undefined;
     const { transport, stdio } = createMcpTransport(sdk, this.handler, this.http.fetch, this.logger, () => {
       if (this.warnedReadBuffer) return;
       this.warnedReadBuffer = true;
       this.logger.warn("mcp: this MCP SDK's stdio transport has no read buffer to replace; its own one reads each line in time quadratic in the line's size", { handler: this.handlerName });
-    });
-    const client = new sdk.Client({ ...MCP_CLIENT_INFO }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ALL_VALIDATOR });
-    const session: Session = { sdk, client, transport, stdio, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined, capFailure: undefined };
-    this.open.add(session);
-    client.onclose = () => {
-      if (!session.dead) this.logger.debug("mcp: session closed by the transport", { handler: this.handlerName, session: session.id });
-      session.dead = true;
+    }, modernSdk);
+    let session: Session | undefined;
+    const events = {
+      onclose: () => {
+        if (session === undefined) return;
+        if (!session.dead) this.logger.debug("mcp: session closed by the transport", { handler: this.handlerName, session: session.id });
+        session.dead = true;
+      },
+      onerror: (error: Error) => {
+        if (session !== undefined) this.onTransportError(session, error);
+      },
     };
-    client.onerror = (error) => this.onTransportError(session, error);
-    const scope = createScope(this.lifecycle.signal, this.connectTimeoutMs, this.clock);
-    try {
-      const connecting: Exchange = { session, headers: undefined, deliveries: [] };
-      await raceAbort(
-        this.http.exchanges.run(connecting, () => client.connect(transport, { signal: scope.signal, timeout: NO_SDK_TIMEOUT_MS })),
-        scope.signal,
-      );
-    } catch (error) {
-      session.dead = true;
-      this.track(this.closeSession(session, false));
-      if (this.closed) throw this.closedError();
-      // A failing credential is not the server's fault, even when the SSE event
-      // stream reported it only as text.
-      const auth = error instanceof McpAuthError ? error : session.authFailure;
-      if (auth !== undefined && !scope.signal.aborted) throw auth;
-      const reason: unknown = scope.signal.aborted ? scope.signal.reason : (session.capFailure ?? error);
-      throw this.transportError("failed to connect MCP: ", reason, sdk, session);
-    } finally {
-      scope.dispose();
-    }
-    this.logger.debug("mcp: connected", { handler: this.handlerName, transport: this.transport, session: session.id });
+    const rpc = modernSdk === undefined ? legacyRpc(sdk, transport, events) : modernRpc(sdk, modernSdk, transport, events);
+    session = { sdk, rpc, transport, stdio, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined, capFailure: undefined };
+    this.open.add(session);
     return session;
   }
 
@@ -505,7 +540,7 @@ class McpToolClientImpl implements McpToolClient {
         });
       }
       try {
-        await session.client.close();
+        await session.rpc.close();
       } catch (error) {
         this.logger.debug("mcp: closing the session failed", { handler: this.handlerName, error: describe(error) });
       }

@@ -50,8 +50,9 @@ export class McpHttp {
    * The fetch every MCP HTTP request goes through: the request's own headers,
    * then the header provider's (the credential), then the exchange's
    * (injected), later winning, except MCP's session and protocol-version
-   * headers. It also notes, for the exchange, whether each request was taken
-   * by a server that knows the session.
+   * headers and any other `Mcp-*` header the SDK set on the request. It
+   * also notes, for the exchange, whether each request was taken by a server
+   * that knows the session.
    */
   readonly fetch: FetchLike = (url, init) => {
     const exchange = this.exchanges.getStore();
@@ -86,11 +87,13 @@ export class McpHttp {
     }
     // The credential's and the injected headers' names: none of them follows a redirect to another origin.
     const sensitive = new Set<string>();
+    const sdkSet = new Set(Object.keys(headers));
     for (const layer of [provided, exchange?.headers]) {
       if (layer === undefined) continue;
       for (const [key, value] of Object.entries(layer)) {
         const lower = key.toLowerCase();
-        if (PROTECTED_HEADERS.has(lower)) continue;
+        // Revision 2026-07-28 mirrors the request in `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`: the SDK's own stay.
+        if (PROTECTED_HEADERS.has(lower) || (lower.startsWith("mcp-") && sdkSet.has(lower))) continue;
         headers[lower] = value;
         sensitive.add(lower);
       }

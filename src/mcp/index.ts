@@ -1,6 +1,7 @@
 // The mcp folder's surface for sibling folders (registry) and the package entry.
 export { createMcpToolClient, MCP_CLIENT_INFO, DEFAULT_MCP_CONNECT_TIMEOUT_MS } from "./client.js";
 export { MAX_MCP_RESULT_BYTES } from "./limits.js";
+export { MCP_MODERN_REVISION } from "./modern.js";
 export type { McpToolClient, McpToolClientOptions, McpCallOptions, McpListOptions } from "./client.js";
 export { interpretMcpResult } from "./result.js";
 export type { McpCallResult, McpCallToolResultFields } from "./result.js";

@@ -1,5 +1,5 @@
 import type { JsonObject, Logger } from "../core/index.js";
-import { NO_SDK_TIMEOUT_MS, type Session } from "./session.js";
+import type { Session } from "./session.js";
 import type { McpToolDescriptor } from "./types.js";
 
 /** A server that pages forever is cut off here. */
@@ -14,16 +14,11 @@ export async function listServerTools(
   client: { readonly handlerName: string; readonly logger: Logger; serves(name: string): boolean },
   signal: AbortSignal,
 ): Promise<readonly McpToolDescriptor[]> {
-  const sdk = session.sdk;
   const out: McpToolDescriptor[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await session.client.request(
-      { method: "tools/list", ...(cursor === undefined ? {} : { params: { cursor } }) },
-      sdk.ListToolsResultSchema,
-      { signal, timeout: NO_SDK_TIMEOUT_MS },
-    );
+    const result = await session.rpc.listTools(cursor, signal);
     for (const tool of result.tools) {
       if (!client.serves(tool.name)) {
         client.logger.debug("mcp: tool filtered out", { handler: client.handlerName, tool: tool.name });

@@ -1,9 +1,9 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { StdioWatch } from "./stdio-watch.js";
 import type { McpAuthError } from "./errors.js";
 import { raceAbort } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
+import type { SessionRpc } from "./rpc.js";
 import type { McpHandlerInput, McpTransportKind } from "./types.js";
 
 /** A handler as the client checked it. */
@@ -14,17 +14,11 @@ export interface ValidHandler {
   readonly url: URL | undefined;
 }
 
-/**
- * The SDK arms its own 60 s request timer unless given one (a hidden fixed
- * timeout callers cannot see): the largest delay `setTimeout` accepts disables
- * it, and our timeouts run on the injected clock instead.
- */
-export const NO_SDK_TIMEOUT_MS = 2_147_483_647;
-
 /** One connected MCP session: an SDK client bound to one transport. */
 export interface Session {
+  /** The 1.x SDK, whose error classes every failure is read by (on either revision). */
   readonly sdk: McpSdk;
-  readonly client: Client;
+  readonly rpc: SessionRpc;
   readonly transport: Transport;
   /** For stdio: the child's stderr tail and exit status. */
   readonly stdio: StdioWatch | undefined;
@@ -55,12 +49,6 @@ export interface Exchange {
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly deliveries: Promise<Delivery>[];
 }
-
-export const ACCEPT_ALL_VALIDATOR = {
-  // Omnia's Go client does not validate structured content against a tool's
-  // outputSchema; neither do we (and no ajv instance is built per session).
-  getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }),
-};
 
 /**
  * Whether no HTTP request of the exchange was taken by a server that knows the

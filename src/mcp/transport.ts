@@ -8,6 +8,7 @@ import type { ValidHandler } from "./session.js";
 import { MAX_MCP_MESSAGE_BYTES } from "./limits.js";
 import { StdioWatch } from "./stdio-watch.js";
 import { installLineBuffer } from "./line-buffer.js";
+import type { ModernMcpSdk } from "./modern.js";
 
 /**
  * The environment of a stdio server, as Omnia's runtime (Go's `exec.Cmd`)
@@ -58,9 +59,11 @@ export interface McpTransport {
  * into lines by a `LineBuffer`), or an HTTP transport (sse, streamable-http)
  * whose every request goes through `fetch`. `onSdkReadBuffer` is called when
  * the SDK's stdio transport has no read buffer to replace, and reads lines
- * with its own (quadratic) one.
+ * with its own (quadratic) one. With `modern` (revision 2026-07-28), a
+ * streamable-http session uses the 2.x SDK's transport, which sends the
+ * revision's headers; stdio is the same child either way.
  */
-export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger, onSdkReadBuffer: () => void): McpTransport {
+export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: FetchLike, logger: Logger, onSdkReadBuffer: () => void, modern?: ModernMcpSdk): McpTransport {
   const config = handler.config;
   if (handler.kind === "stdio") {
     const transport = new sdk.StdioClientTransport({
@@ -98,9 +101,13 @@ export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: Fe
   }
   // No background reconnection of the event stream: it would run on the SDK's
   // own timers. A broken session is replaced on the next call instead.
+  const reconnectionOptions = { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5 };
+  if (modern !== undefined) {
+    return { transport: new modern.StreamableHTTPClientTransport(url, { fetch, reconnectionOptions }) as unknown as Transport, stdio: undefined };
+  }
   const transport = new sdk.StreamableHTTPClientTransport(url, {
     fetch,
-    reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1_000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5 },
+    reconnectionOptions,
   });
   return { transport, stdio: undefined };
 }
