@@ -227,3 +227,32 @@ handlers:
     await server.close();
   }
 });
+
+test("a 2026-07-28 tool that asks for input (input_required) fails that call with a short text; the session stays", async () => {
+  let ask = true;
+  const server = await startModernMcpHttpServer({
+    legacy: "modern-only",
+    tools: STANDARD_TOOLS,
+    intercept: (_req, body, res) => {
+      if (body?.method !== "tools/call" || !ask) return false;
+      ask = false;
+      const id = (body as { id?: unknown }).id;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required", inputRequests: { a: { method: "elicitation/create", params: { message: "who are you?", requestedSchema: { type: "object", properties: {} } } } } } }));
+      return true;
+    },
+  });
+  const client = httpClient(server);
+  try {
+    await assert.rejects(client.callTool("echo", { text: "a" }), (e: unknown) => {
+      assert.ok(e instanceof McpTransportError);
+      assert.equal(e.message, "MCP tool call failed: Unsupported result type 'input_required' for tools/call");
+      return true;
+    });
+    assert.deepEqual(await client.callTool("echo", { text: "b" }), { status: "success", result: "b", resultJson: '"b"' });
+    assert.deepEqual(server.rpcMethods(), ["initialize", "server/discover", "tools/call", "tools/call"]);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});

@@ -431,6 +431,12 @@ class McpToolClientImpl implements McpToolClient {
     try {
       for (let modern = this.olderRefused; ; modern = true) {
         const session = await this.newSession(sdk, modern);
+        // The 2.x client loads while the deadline runs: past it (or after close()), nothing new is started.
+        if (scope.signal.aborted || this.closed) {
+          session.dead = true;
+          this.track(this.closeSession(session, false));
+          throw this.closed ? this.closedError() : this.transportError("failed to connect MCP: ", scope.signal.reason, sdk, session);
+        }
         try {
           const connecting: Exchange = { session, headers: undefined, deliveries: [] };
           await raceAbort(

@@ -2,11 +2,20 @@
 import { AbortedError, nodeErrorText, OmniaToolsError, toError } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 
+/**
+ * A result a live server answered that the client cannot use (revision
+ * 2026-07-28's `input_required`, an unknown `resultType`, a shape that does not
+ * parse): the session is fine, as after a JSON-RPC error.
+ */
+export class McpResultShapeError extends Error {
+  override readonly name = "McpResultShapeError";
+}
+
 /** A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. */
 export function isProtocolError(error: unknown, sdk: McpSdk): boolean {
   const code = rpcCodeOf(error, sdk);
   if (code !== undefined) return code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout;
-  return (error as { name?: unknown } | null)?.name === "ZodError";
+  return error instanceof McpResultShapeError || (error as { name?: unknown } | null)?.name === "ZodError";
 }
 
 export function rpcCodeOf(error: unknown, sdk: McpSdk): number | undefined {

@@ -7,6 +7,7 @@
 // then and not before.
 import type { Client, SdkError, SdkErrorCode, SdkHttpError, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { McpSdk } from "./sdk.js";
+import { McpResultShapeError } from "./error-text.js";
 
 /**
  * The MCP revision the client falls back to for a server that speaks nothing
@@ -83,8 +84,11 @@ export function refusesOlderRevisions(error: unknown, sdk: McpSdk): boolean {
  * A 2.x client's failure in the 1.x shapes the rest of the client reads, so
  * that a failure reads the same on either revision: a JSON-RPC error becomes
  * `MCP error <code>: <message>`, an HTTP error `Streamable HTTP error: <message>`
- * with its status, a closed connection `MCP error -32000: Connection closed`.
- * The 2.x error stays the cause. Anything else is returned as it is.
+ * with its status, a closed connection `MCP error -32000: Connection closed`;
+ * a result it cannot use (`input_required`, an unknown `resultType`, a bad
+ * shape) an error that leaves the session up, as a result that does not parse
+ * does on the older revisions. The 2.x error stays the cause. Anything else is
+ * returned as it is.
  */
 export function asLegacyError(error: unknown, modern: ModernMcpSdk, sdk: McpSdk): unknown {
   if (error instanceof modern.ProtocolError) {
@@ -95,6 +99,13 @@ export function asLegacyError(error: unknown, modern: ModernMcpSdk, sdk: McpSdk)
   }
   if (error instanceof modern.SdkError && error.code === modern.SdkErrorCode.ConnectionClosed) {
     return Object.assign(new sdk.McpError(sdk.ErrorCode.ConnectionClosed, "Connection closed"), { cause: error });
+  }
+  if (error instanceof modern.SdkError && error.code === modern.SdkErrorCode.UnsupportedResultType) {
+    // `Unsupported result type 'input_required' for tools/call`, without the SDK's advice to its own callers.
+    return new McpResultShapeError(error.message.split(": ")[0] ?? error.message);
+  }
+  if (error instanceof modern.SdkError && error.code === modern.SdkErrorCode.InvalidResult) {
+    return new McpResultShapeError(error.message, { cause: error });
   }
   return error;
 }

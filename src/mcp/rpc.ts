@@ -107,6 +107,15 @@ export function modernRpc(sdk: McpSdk, modern: ModernMcpSdk, transport: Transpor
       legacyShaped(async () => {
         await client.discover(options(signal));
       }),
-    close: () => legacyShaped(() => client.close()),
+    // Until server/discover is answered the 2.x client does not own the transport: its close() would not reach
+    // a stdio child or a POST still waiting, so the transport is closed here too.
+    close: () =>
+      legacyShaped(async () => {
+        try {
+          await client.close();
+        } finally {
+          await transport.close();
+        }
+      }),
   };
 }

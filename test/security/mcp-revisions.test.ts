@@ -7,7 +7,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createMcpToolClient, McpTransportError } from "../../src/mcp/index.js";
+import { createManualClock } from "../../src/testing/index.js";
 import { startModernMcpHttpServer } from "../helpers/mcp-modern-server.js";
 import { STANDARD_TOOLS } from "../helpers/mcp-tools.js";
 
@@ -149,5 +153,47 @@ test("a 2026-07-28 server's redirect to another origin is not followed: the othe
     await server.close();
     other.closeAllConnections();
     await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
+});
+
+test("stdio: a server that refuses initialize and never answers server/discover leaves no child behind the connect timeout and close()", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "omnia-mcp-hostile-"));
+  const log = join(dir, "log");
+  const lines = (): string[] => {
+    try {
+      return readFileSync(log, "utf8").split("\n").filter((l) => l !== "");
+    } catch {
+      return [];
+    }
+  };
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const clock = createManualClock();
+  const client = createMcpToolClient(
+    { name: "docs", mcpConfig: { transport: "stdio", command: process.execPath, args: ["test/fixtures/mcp-hostile-stdio-server.mjs", log] } },
+    { clock, connectTimeoutMs: 5_000 },
+  );
+  try {
+    for (let round = 1; round <= 2; round++) {
+      const call = client.callTool("echo", {});
+      call.catch(() => undefined);
+      // Each round: a child refuses initialize, a second one gets the probe and stays silent.
+      while (lines().filter((l) => l === "discover").length < round) await new Promise((resolve) => setImmediate(resolve));
+      clock.advance(5_000);
+      await assert.rejects(call, { message: "MCP tool call failed: failed to connect MCP: timed out after 5000ms" });
+    }
+    await client.close();
+    const pids = lines().filter((l) => l !== "discover").map(Number);
+    assert.equal(pids.length, 4);
+    assert.deepEqual(pids.filter(alive), []);
+  } finally {
+    for (const pid of lines().filter((l) => l !== "discover").map(Number)) if (alive(pid)) process.kill(pid, "SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
   }
 });
