@@ -11,7 +11,9 @@ import { startHttpServer } from "./helpers/http-server.js";
 import { omniaTools } from "./helpers/cli.js";
 
 const MISSING = "/nonexistent/omnia-mcp-server.js";
-const registry = `handlers:
+// The probe's limit is raised from 5 s: spawning node under a loaded CI run can take longer, and this test is about the child's exit.
+const registry = `probe: { enabled: true, timeout: 120s }
+handlers:
   - name: local
     type: mcp
     mcpConfig: { transport: stdio, command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(MISSING)}] }
