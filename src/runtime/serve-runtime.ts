@@ -72,8 +72,12 @@ export interface RuntimeServer {
    * clock) is destroyed, so `close()` always resolves, whatever a client does.
    * Idempotent: later calls return the same promise. No timer or socket is
    * left behind.
+   *
+   * With `drainMs` (Go's `GracefulStop` before its `Stop`): the listener stops
+   * and every session gets GOAWAY first, so calls in flight may end on their
+   * own for up to `drainMs`; whatever still runs then is ended as above.
    */
-  close(): Promise<void>;
+  close(options?: { readonly drainMs?: number | undefined }): Promise<void>;
 }
 
 function hostForUrl(host: string): string {
@@ -142,8 +146,18 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
   return {
     port: bound,
     url: `http://${hostForUrl(host)}:${bound}`,
-    close(): Promise<void> {
-      closing ??= new Promise<void>((resolve) => {
+    close(closeOptions: { readonly drainMs?: number | undefined } = {}): Promise<void> {
+      const drainMs = closeOptions?.drainMs ?? 0;
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+        server.close();
+        if (drainMs > 0) {
+          // GOAWAY first: no new call; the calls in flight may finish by themselves within drainMs.
+          for (const session of sessions) session.close();
+          let timer: { clear(): void } | undefined;
+          await Promise.race([closed, new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, drainMs)))]);
+          timer?.clear();
+        }
         // Every running call sees its signal abort with UNAVAILABLE and ends its response with that status.
         shutdown.abort(new ConnectError(SHUTDOWN_MESSAGE, Code.Unavailable));
         // Past the grace, nothing a client does (a window at 0, a request side it never ends) holds close().
@@ -151,13 +165,11 @@ export async function serveRuntime(handler: RuntimeHandler, options: ServeRuntim
           for (const session of sessions) session.destroy();
           for (const socket of sockets) socket.destroy();
         }, closeGraceMs);
-        server.close(() => {
-          grace.clear();
-          resolve();
-        });
         // GOAWAY: each session closes once its streams have ended (the client has read each status and closed).
         for (const session of sessions) session.close();
-      });
+        await closed;
+        grace.clear();
+      })();
       return closing;
     },
   };
