@@ -2,12 +2,10 @@
 // tools executed through createToolExecutor. The weather handler's endpoint is
 // pointed at a loopback HTTP server (nothing leaves 127.0.0.1); the client tool
 // makes the full round trip through a connect client acting as the facade.
-// The last test runs examples/echo-runtime/main.ts as a process.
+// test/start-runtime.test.ts runs examples/echo-runtime/main.ts as a process.
 import { afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
 import { runConformance } from "../src/conformance/index.js";
 import { MemoryRecorder } from "../src/testing/index.js";
 import { createEchoRuntime, type EchoRuntime } from "../examples/echo-runtime/echo-runtime.js";
@@ -173,39 +171,5 @@ describe("echo-runtime", () => {
     await s.started.client.runtime.endConversation({ sessionId: "s1" });
     const result = await runConformance({ addr: `127.0.0.1:${s.started.server.port}`, timeoutMs: 30_000 });
     assert.equal(result.passed, true, JSON.stringify(result.checks));
-  });
-});
-
-describe("examples/echo-runtime/main.ts", () => {
-  test("starts on the port it was given, echoes a turn, and exits 0 on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "examples/echo-runtime/main.ts", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    cleanups.push(async () => {
-      if (child.exitCode === null) child.kill("SIGKILL");
-      await exited;
-    });
-    const stderr: string[] = [];
-    child.stderr.setEncoding("utf8").on("data", (d: string) => stderr.push(d));
-    const lines = createInterface({ input: child.stdout });
-    const url = await new Promise<string>((resolve, reject) => {
-      lines.once("line", resolve);
-      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr.join("")}`)));
-    });
-    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    const client = createRuntimeClient(url);
-    try {
-      const r = await converse(client, [{ sessionId: "s1", content: "ping" }]);
-      assert.deepEqual(r.frames.map(frameJson), [
-        { runtimeHello: { capabilities: ["client_tools", "invoke"] } },
-        { chunk: { content: "ping" } },
-        { done: { finalContent: "ping", finishReason: "stop" } },
-      ]);
-    } finally {
-      client.close();
-    }
-    child.kill("SIGTERM");
-    assert.equal(await exited, 0);
-    const log = stderr.join("");
-    assert.match(log, /"message":"echo runtime listening"/);
   });
 });

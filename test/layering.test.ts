@@ -30,7 +30,8 @@ const INTERNAL: Record<string, readonly string[]> = {
   executor: ["core", "manifest", "headers", "retry", "breaker", "policy", "records", "http", "mcp", "openapi", "client-tools", "backends", "telemetry"],
   contract: ["core", "headers", "gen/omnia/runtime"],
   conformance: ["core", "contract"],
-  runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health"],
+  // startRuntime, the deployable frame, loads the mounted pack and registry, reconciles them and asks the broker.
+  runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health", "manifest", "reconcile", "policy"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
   turn: ["core", "headers", "manifest", "reconcile", "client-tools"],
   // types only (the code -> class map of isOmniaToolsError); at run time it imports core alone

@@ -63,8 +63,17 @@ export function createEchoRuntime(options: EchoRuntimeOptions): EchoRuntime {
   const registry = loadToolRegistry(options.registry, logger === undefined ? {} : { logger });
   const pack = loadPromptPack(options.pack);
   const reconciliation = reconcileTools(pack, registry, logger === undefined ? {} : { logger });
-  const offered = new Set(reconciliation.offered);
   const executor: ToolExecutor = createToolExecutor({ ...options.executor, registry, ...(logger === undefined ? {} : { logger }) });
+  return createEchoHandler(executor, reconciliation);
+}
+
+/**
+ * The echo handler over an executor the caller made: what `startRuntime` hands
+ * `createHandler` (see main.ts). `close()` disposes the conversation scopes and
+ * closes the executor.
+ */
+export function createEchoHandler(executor: ToolExecutor, reconciliation: ReconcileResult): EchoRuntime {
+  const offered = new Set(reconciliation.offered);
   // One scope per session: per-claim breakers and reachability for sandbox
   // handlers. EndConversation disposes it.
   const conversations = new Map<string, Conversation>();

@@ -1,4 +1,4 @@
-export { loadToolRegistry, inspectToolRegistry } from "./load-tool-registry.js";
+export { loadToolRegistry, inspectToolRegistry, emptyToolRegistry } from "./load-tool-registry.js";
 export type { LoadToolRegistryOptions, ToolRegistryInspection } from "./load-tool-registry.js";
 export { loadPromptPack } from "./load-prompt-pack.js";
 export type { PromptPack, PackPrompt, PackToolDefinition, LoadPromptPackOptions } from "./load-prompt-pack.js";

@@ -283,6 +283,16 @@ function checkDuplicates(found: readonly FoundHandler[], collect: Collector): Du
   return duplicates;
 }
 
+/**
+ * A registry with no handler: what a runtime serves when the AgentRuntime has
+ * no `toolRegistryRef` (no `OMNIA_TOOLS_CONFIG_PATH`). A loaded manifest needs
+ * at least one handler; this is the absence of one.
+ * @internal Does not follow semver.
+ */
+export function emptyToolRegistry(): ToolRegistry {
+  return buildRegistry([], [], undefined, undefined, normalizeProbe(undefined));
+}
+
 function normalizeProbe(probe: RawProbe | null | undefined): ProbeConfig {
   return Object.freeze({
     enabled: probe?.enabled ?? false,

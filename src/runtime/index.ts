@@ -26,3 +26,7 @@ export type {
   ConversationProbeResult,
   RuntimeHandler,
 } from "./types.js";
+export { startRuntime } from "./start-runtime.js";
+export type { RuntimeStartContext, StartRuntimeOptions, StartedRuntime } from "./start-runtime.js";
+export { readRuntimeEnvironment, DEFAULT_PROMPTPACK_PATH } from "./environment.js";
+export type { RuntimeEnvironment } from "./environment.js";
