@@ -76,7 +76,7 @@ export interface CircuitBreaker {
    */
   admit(): BreakerTicket;
   /**
-   * Runs `fn` through the breaker: admits it (rejecting with {@link CircuitOpenError}
+   * Runs `fn` through the breaker: admits it (rejecting with `CircuitOpenError`
    * without calling `fn`), then records a fulfilled `fn` as a success and a rejected one
    * through the set's `isFailure` predicate. When `signal` has aborted by the time `fn`
    * settles, the call is abandoned (not recorded). The result or error of `fn` passes

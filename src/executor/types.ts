@@ -35,7 +35,7 @@ export interface ToolExecutorEvents {
 }
 
 /**
- * Options of {@link createToolExecutor}.
+ * Options of `createToolExecutor`.
  * @public
  */
 export interface ToolExecutorOptions {

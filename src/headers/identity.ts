@@ -37,7 +37,7 @@ export interface Identity {
 /**
  * What the runtime knows about itself: the `agent` option of
  * `createToolExecutor`. It fills or overrides identity fields on the tool hop
- * (see {@link buildOmniaHeaders}).
+ * (see `buildOmniaHeaders`).
  * @public
  */
 export interface AgentInfo {

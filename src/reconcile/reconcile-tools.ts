@@ -109,7 +109,7 @@ export interface ToolUse {
 }
 
 /**
- * The result of {@link reconcileTools}. Every list is sorted, each name once.
+ * The result of `reconcileTools`. Every list is sorted, each name once.
  * @public
  */
 export interface ReconcileResult {
