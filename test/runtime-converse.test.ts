@@ -103,7 +103,7 @@ describe("Converse: contract.md §5.4 vectors", () => {
     ]);
   });
 
-  test("S6: duplex_start as the first message gets DUPLEX_UNSUPPORTED first, and no hello for it", async () => {
+  test("S6: a stream opened with duplex_start gets the hello first, then DUPLEX_UNSUPPORTED; the next text message is a turn", async () => {
     let turns = 0;
     const { client } = await start({
       async converse(_turn, emit) {
@@ -117,11 +117,67 @@ describe("Converse: contract.md §5.4 vectors", () => {
     ]);
     assert.equal(r.error, undefined);
     assert.deepEqual(r.frames.map(frameJson), [
-      { error: { code: "DUPLEX_UNSUPPORTED", message: "duplex audio is not supported by this runtime" } },
       HELLO,
+      { error: { code: "DUPLEX_UNSUPPORTED", message: "duplex audio is not supported by this runtime" } },
       { done: {} },
     ]);
     assert.equal(turns, 1);
+  });
+
+  test("audio_input without a duplex session is refused with DUPLEX_UNSUPPORTED, never an empty text turn; the log is bounded", async () => {
+    const logger = createCaptureLogger();
+    const turns: string[] = [];
+    const { client } = await start(
+      {
+        async converse(turn, emit) {
+          turns.push(turn.content);
+          await emit.done();
+        },
+      },
+      { logger },
+    );
+    const audio = { sessionId: "s1", audioInput: { data: new Uint8Array([1, 2, 3]) } };
+    const r = await converse(client, [...Array.from({ length: 10 }, () => audio), { sessionId: "s1", content: "text after" }]);
+    assert.equal(r.error, undefined);
+    const refusal = { error: { code: "DUPLEX_UNSUPPORTED", message: "audio_input needs a duplex session, which this runtime does not serve" } };
+    assert.deepEqual(r.frames.map(frameJson), [HELLO, ...Array.from({ length: 10 }, () => refusal), { done: {} }]);
+    assert.deepEqual(turns, ["text after"]);
+    assert.deepEqual(
+      logger.lines.map((l) => [l.message, l.fields?.["refused"]]),
+      [
+        ["runtime: refused audio_input: this runtime serves no duplex session", 1],
+        ["runtime: refused audio_input: this runtime serves no duplex session", 10],
+      ],
+    );
+  });
+
+  test("content sent with a client_tool_result is refused with a warning, never silently dropped; the result still answers its call", async () => {
+    const logger = createCaptureLogger();
+    let reply: ClientToolReply | undefined;
+    const { client } = await start(
+      {
+        async converse(_turn, emit) {
+          reply = await emit.toolCall({ callId: "c1", name: "get_location", argumentsJson: "{}" });
+          await emit.done({ finalContent: reply.resultJson ?? "" });
+        },
+      },
+      { logger },
+    );
+    const s = openConverse(client, { headers: CLIENT_TOOLS });
+    s.send({ sessionId: "s1", content: "where am I" });
+    await s.until("toolCall");
+    s.send({ clientToolResult: { callId: "c1", resultJson: '"Bristol"' }, content: "and also this" });
+    assert.deepEqual(frameJson((await s.until("done")).frame), { done: { finalContent: '"Bristol"' } });
+    s.send({ clientToolResult: { callId: "late", resultJson: "1" }, parts: [{ text: "a part" }] });
+    s.end();
+    assert.equal(await s.next(), undefined);
+    assert.deepEqual(
+      logger.lines.filter((l) => l.level === "warn").map((l) => [l.message, l.fields]),
+      [
+        ["runtime: refused the content sent with a client_tool_result; send it as its own message", { callId: "c1", contentBytes: 13, parts: 0, refused: 1 }],
+        ["runtime: dropped a client_tool_result whose call_id matches no pending tool call", { callId: "late", dropped: 1 }],
+      ],
+    );
   });
 
   test("S7: two text messages on one stream get exactly one hello, before the first turn", async () => {

@@ -11,6 +11,8 @@ export const RuntimeMessages = Object.freeze({
   /** `Error.code` of the frame a `duplex_start` message gets. */
   DUPLEX_UNSUPPORTED_CODE: "DUPLEX_UNSUPPORTED",
   DUPLEX_UNSUPPORTED_MESSAGE: "duplex audio is not supported by this runtime",
+  /** `Error.message` of the frame (code `DUPLEX_UNSUPPORTED`) an `audio_input` message gets: it is not a turn. */
+  AUDIO_INPUT_UNSUPPORTED_MESSAGE: "audio_input needs a duplex session, which this runtime does not serve",
   /** `FailedPrecondition` when a message without `client_tool_result` arrives while a result is awaited. */
   EXPECTED_CLIENT_TOOL_RESULT: "expected ClientToolResult after ToolCall",
   INVOKE_UNSUPPORTED: "invoke is not supported by this runtime",

@@ -90,6 +90,8 @@ export class ConverseSession {
   #pumping = false;
   /** `client_tool_result`s dropped on this stream (no pending call had their id). */
   #strays = 0;
+  #contentWithResults = 0;
+  #audioInputs = 0;
   #pump: Promise<void> | undefined;
   #abortWait: Promise<ReadResult> | undefined;
 
@@ -133,17 +135,8 @@ export class ConverseSession {
       if (inbound.kind === "aborted") throw abortError(this.#signal);
       if (inbound.kind === "error") throw receiveError(inbound.error);
       const message = inbound.message;
-      // Before the hello check, as the Go SDK does: a stream opened with
-      // duplex_start gets an error frame first and no hello for that message.
-      if (message.duplexStart !== undefined) {
-        await this.#send({
-          message: {
-            case: "error",
-            value: { code: RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, message: RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE },
-          },
-        });
-        continue;
-      }
+      // The hello is the first frame of every stream (contract 1.9.0), also of
+      // one opened with duplex_start (Omnia's Go SDK sends its error first).
       if (!helloSent) {
         let capabilities: string[];
         try {
@@ -155,10 +148,31 @@ export class ConverseSession {
         await this.#send({ message: { case: "runtimeHello", value: { capabilities } } });
         helloSent = true;
       }
+      if (message.duplexStart !== undefined) {
+        await this.#send({
+          message: {
+            case: "error",
+            value: { code: RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, message: RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE },
+          },
+        });
+        continue;
+      }
+      // Audio without a duplex session is refused, never turned into an empty text turn.
+      if (message.audioInput !== undefined) {
+        this.#refuseAudio();
+        await this.#send({
+          message: {
+            case: "error",
+            value: { code: RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, message: RuntimeMessages.AUDIO_INPUT_UNSUPPORTED_MESSAGE },
+          },
+        });
+        continue;
+      }
       // A result with no call awaiting it (a late answer, a replay, a confused
       // client) is not a turn: dropped, never delivered as an empty message.
       if (message.clientToolResult !== undefined) {
         this.#dropStray(message.clientToolResult.callId);
+        this.#refuseContentWithResult(message);
         continue;
       }
       await this.#turn(message);
@@ -363,6 +377,7 @@ export class ConverseSession {
           continue;
         }
         this.#pending.delete(result.callId);
+        this.#refuseContentWithResult(inbound.message);
         pending.resolve(replyFromProto(result));
       }
     } finally {
@@ -379,6 +394,30 @@ export class ConverseSession {
     const dropped = ++this.#strays;
     if (dropped !== 10 ** Math.round(Math.log10(dropped))) return;
     this.#deps.logger.warn("runtime: dropped a client_tool_result whose call_id matches no pending tool call", { callId: callId.slice(0, 128), dropped });
+  }
+
+  /**
+   * Text or parts sent beside a `client_tool_result` are not a turn (the
+   * result answers a call of the turn in progress): they are refused with a
+   * warning, logged at the 1st, 10th, 100th, … such message of the stream.
+   */
+  #refuseContentWithResult(message: ClientMessage): void {
+    if (message.content === "" && message.parts.length === 0) return;
+    const refused = ++this.#contentWithResults;
+    if (refused !== 10 ** Math.round(Math.log10(refused))) return;
+    this.#deps.logger.warn("runtime: refused the content sent with a client_tool_result; send it as its own message", {
+      callId: (message.clientToolResult?.callId ?? "").slice(0, 128),
+      contentBytes: Buffer.byteLength(message.content, "utf8"),
+      parts: message.parts.length,
+      refused,
+    });
+  }
+
+  /** `audio_input` outside a duplex session: answered with DUPLEX_UNSUPPORTED; logged at the 1st, 10th, 100th, … */
+  #refuseAudio(): void {
+    const refused = ++this.#audioInputs;
+    if (refused !== 10 ** Math.round(Math.log10(refused))) return;
+    this.#deps.logger.warn("runtime: refused audio_input: this runtime serves no duplex session", { refused });
   }
 
   #rejectOne(callId: string, err: Error): void {

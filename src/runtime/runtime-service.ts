@@ -100,10 +100,12 @@ function clampDuration(ms: number): number {
  * Builds the `omnia.runtime.v1.RuntimeService` for a {@link RuntimeHandler}
  * (contract 1.9.0; the behaviour of Omnia's Go SDK, `pkg/runtime/service.go`):
  *
- * - `Converse`: a `RuntimeHello` (capabilities equal to Health's) before the
- *   first turn; identity and the facade-hop keys rehydrated once per stream;
- *   turns strictly in order; a `heartbeat` every `heartbeatIntervalMs` while a
- *   turn runs; `duplex_start` answered with `DUPLEX_UNSUPPORTED`; a failing
+ * - `Converse`: a `RuntimeHello` (capabilities equal to Health's) as the
+ *   first frame of every stream; identity and the facade-hop keys rehydrated
+ *   once per stream; turns strictly in order; a `heartbeat` every
+ *   `heartbeatIntervalMs` while a turn runs; `duplex_start` and `audio_input`
+ *   answered with `DUPLEX_UNSUPPORTED` (never a turn); text sent beside a
+ *   `client_tool_result` refused with a warning; a failing
  *   turn answered with the fixed `INTERNAL_ERROR` frame; an empty `Done` when
  *   the handler returns without one. Malformed input never ends the stream
  *   with `Internal` or `Unknown`.
