@@ -165,6 +165,29 @@ describe("echo-runtime", () => {
     assert.equal(echoed.outputJson, '{"q":1}');
   });
 
+  test("each Converse stream has its own conversation scope (sandbox breakers), dropped when that stream ends", async () => {
+    const s = await setup();
+    assert.equal(s.runtime.liveScopes(), 0);
+    const first = openConverse(s.started.client);
+    first.send({ sessionId: "s1", content: 'call get_weather {"city":"Oslo"}' });
+    await first.until("done");
+    first.send({ sessionId: "s1", content: 'call get_weather {"city":"Rome"}' });
+    await first.until("done");
+    assert.equal(s.runtime.liveScopes(), 1, "two turns of one stream share its scope");
+    const second = openConverse(s.started.client);
+    second.send({ sessionId: "s1", content: 'call get_weather {"city":"Paris"}' });
+    await second.until("done");
+    assert.equal(s.runtime.liveScopes(), 2, "the next message's stream gets a new one");
+    first.end();
+    assert.equal(await first.next(), undefined);
+    for (let i = 0; i < 1000 && s.runtime.liveScopes() !== 1; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(s.runtime.liveScopes(), 1);
+    second.end();
+    assert.equal(await second.next(), undefined);
+    for (let i = 0; i < 1000 && s.runtime.liveScopes() !== 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(s.runtime.liveScopes(), 0);
+  });
+
   test("EndConversation is served, and the runtime passes the conformance suite", async () => {
     const s = await setup();
     await reply(s, "call get_location {}"); // opens the session's scope

@@ -38,6 +38,8 @@ export interface EchoRuntime {
   readonly handler: RuntimeHandler;
   /** What the model may call: declared by the pack ∩ served by the registry. */
   readonly reconciliation: ReconcileResult;
+  /** Conversation scopes alive now: one per Converse stream that has run a tool, until that stream ends. */
+  liveScopes(): number;
   /** Closes the executor (its HTTP agent and gRPC clients) and every conversation scope. */
   close(): Promise<void>;
 }
@@ -74,15 +76,28 @@ export function createEchoRuntime(options: EchoRuntimeOptions): EchoRuntime {
  */
 export function createEchoHandler(executor: ToolExecutor, reconciliation: ReconcileResult): EchoRuntime {
   const offered = new Set(reconciliation.offered);
-  // One scope per session: per-claim breakers and reachability for sandbox
-  // handlers. EndConversation disposes it.
-  const conversations = new Map<string, Conversation>();
+  // One scope per Converse stream (the facade opens one per message): the
+  // per-claim breakers and reachability of sandbox handlers, dropped when the
+  // stream ends (turn.signal aborts then), as Omnia's runtime drops them.
+  const scopes = new WeakMap<AbortSignal, Conversation>();
+  const live = new Set<Conversation>();
   let nextCall = 0;
 
-  const conversationOf = (sessionId: string): Conversation => {
-    let c = conversations.get(sessionId);
-    if (c === undefined) conversations.set(sessionId, (c = createConversation()));
-    return c;
+  const conversationOf = (turn: Turn): Conversation => {
+    let scope = scopes.get(turn.signal);
+    if (scope === undefined) {
+      const created = createConversation();
+      scopes.set(turn.signal, created);
+      live.add(created);
+      const drop = (): void => {
+        created.dispose();
+        live.delete(created);
+      };
+      if (turn.signal.aborted) drop();
+      else turn.signal.addEventListener("abort", drop, { once: true });
+      scope = created;
+    }
+    return scope;
   };
 
   /** Runs one tool call; a client tool goes to the client through `emit`. */
@@ -117,7 +132,7 @@ export function createEchoHandler(executor: ToolExecutor, reconciliation: Reconc
       const outcome = await runTool(
         name,
         args,
-        { identity: turn.identity, signal: turn.signal, clientToolsAvailable: turn.clientToolsAvailable, conversation: conversationOf(turn.sessionId) },
+        { identity: turn.identity, signal: turn.signal, clientToolsAvailable: turn.clientToolsAvailable, conversation: conversationOf(turn) },
         emit,
       );
       const reply = outcomeText(outcome);
@@ -143,18 +158,17 @@ export function createEchoHandler(executor: ToolExecutor, reconciliation: Reconc
       return { outputJson: JSON.stringify({ status: outcome.status, result: outcomeText(outcome) }) };
     },
 
-    endConversation(sessionId) {
-      conversations.get(sessionId)?.dispose();
-      conversations.delete(sessionId);
-    },
+    // Nothing outlives a stream here, so there is nothing to end; served so the facade's call succeeds.
+    endConversation() {},
   };
 
   return {
     handler,
     reconciliation,
+    liveScopes: () => live.size,
     async close() {
-      for (const c of conversations.values()) c.dispose();
-      conversations.clear();
+      for (const c of live) c.dispose();
+      live.clear();
       await executor.close();
     },
   };
