@@ -247,7 +247,7 @@ export type {
   OtelTextMapSetter,
   OtelPropagator,
 } from "./telemetry/index.js";
-export { interpretClientResult, NO_CLIENT_REASON, UnknownClientCallError } from "./client-tools/index.js";
+export { interpretClientResult, NO_CLIENT_REASON, CLIENT_NEVER_ANSWERED_REASON, UnknownClientCallError } from "./client-tools/index.js";
 export type { ClientToolRequest, ClientToolResult, ClientResultMeaning } from "./client-tools/index.js";
 
 // http

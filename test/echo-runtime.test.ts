@@ -119,7 +119,7 @@ describe("echo-runtime", () => {
       { chunk: { content: text } },
       { done: { finalContent: text, finishReason: "stop" } },
     ]);
-    assert.deepEqual(s.recorder.records, []);
+    assert.equal(s.recorder.records.length, 0);
   });
 
   test("call get_weather: identity from facade metadata reaches the tool; the caller's Authorization does not", async () => {
@@ -163,6 +163,20 @@ describe("echo-runtime", () => {
     ]);
     const echoed = await client.invoke({ invocationId: "inv-2", inputJson: '{"q":1}' });
     assert.equal(echoed.outputJson, '{"q":1}');
+  });
+
+  test("a client call the client never answered is recorded denied when its stream ends (#34 item 6)", async () => {
+    const s = await setup();
+    const stream = openConverse(s.started.client, { headers: CLIENT });
+    stream.send({ sessionId: "s1", content: "call get_location {}" });
+    await stream.until("toolCall");
+    assert.equal(s.recorder.records.length, 0);
+    stream.cancel();
+    for (let i = 0; i < 1000 && s.recorder.records.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      s.recorder.records.map((r) => [r.callId, r.toolName, r.status, r.errorMessage]),
+      [["echo-1", "get_location", "denied", "the client never answered"]],
+    );
   });
 
   test("each Converse stream has its own conversation scope (sandbox breakers), dropped when that stream ends", async () => {

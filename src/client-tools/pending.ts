@@ -20,9 +20,19 @@ export function clientTimeoutReason(timeoutMs: number): string {
   return `client tool timeout (${formatGoDuration(timeoutMs)})`;
 }
 
+/**
+ * The reason recorded for a pending client call whose caller's signal aborted
+ * first (in a runtime: the Converse stream that carried the call ended before
+ * the client answered).
+ * @public
+ */
+export const CLIENT_NEVER_ANSWERED_REASON = "the client never answered";
+
 interface Entry<T> {
   readonly value: T;
   readonly timer: TimerHandle | undefined;
+  /** Removes the abort listener of the call's signal. */
+  readonly detach: (() => void) | undefined;
 }
 
 /**
@@ -41,19 +51,33 @@ export class PendingClientCalls<T> {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Registers a call; `onTimeout` runs if it is still pending when the timeout fires. */
-  add(callId: string, value: T, onTimeout: (value: T, reason: string) => void): void {
+  /**
+   * Registers a call; `onTimeout` runs if it is still pending when the timeout
+   * fires, or when `signal` aborts first (with {@link CLIENT_NEVER_ANSWERED_REASON}).
+   */
+  add(callId: string, value: T, onTimeout: (value: T, reason: string) => void, signal?: AbortSignal): void {
     const timeoutMs = this.#timeoutMs;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : this.#clock.setTimeout(() => {
-            if (this.#entries.get(callId)?.value !== value) return;
-            this.#entries.delete(callId);
-            onTimeout(value, clientTimeoutReason(timeoutMs));
-          }, timeoutMs);
-    this.#entries.get(callId)?.timer?.clear();
-    this.#entries.set(callId, { value, timer });
+    const expire = (reason: string): void => {
+      const entry = this.#entries.get(callId);
+      if (entry?.value !== value) return;
+      this.#entries.delete(callId);
+      entry.timer?.clear();
+      entry.detach?.();
+      onTimeout(value, reason);
+    };
+    const timer = timeoutMs === undefined ? undefined : this.#clock.setTimeout(() => expire(clientTimeoutReason(timeoutMs)), timeoutMs);
+    let detach: (() => void) | undefined;
+    if (signal !== undefined && !signal.aborted) {
+      const onAbort = (): void => expire(CLIENT_NEVER_ANSWERED_REASON);
+      signal.addEventListener("abort", onAbort, { once: true });
+      detach = () => signal.removeEventListener("abort", onAbort);
+    }
+    const previous = this.#entries.get(callId);
+    previous?.timer?.clear();
+    previous?.detach?.();
+    this.#entries.set(callId, { value, timer, detach });
+    // Already aborted: expired once the caller has the handed-off outcome (never before its pending record).
+    if (signal?.aborted === true) queueMicrotask(() => expire(CLIENT_NEVER_ANSWERED_REASON));
   }
 
   /** Removes and returns a pending call. @throws UnknownClientCallError when it is not pending. */
@@ -62,6 +86,7 @@ export class PendingClientCalls<T> {
     if (entry === undefined) throw new UnknownClientCallError(callId);
     this.#entries.delete(callId);
     entry.timer?.clear();
+    entry.detach?.();
     return entry.value;
   }
 
@@ -78,7 +103,10 @@ export class PendingClientCalls<T> {
   clear(): T[] {
     const values = [...this.#entries.values()];
     this.#entries.clear();
-    for (const e of values) e.timer?.clear();
+    for (const e of values) {
+      e.timer?.clear();
+      e.detach?.();
+    }
     return values.map((e) => e.value);
   }
 }

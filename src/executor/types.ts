@@ -63,7 +63,12 @@ export interface ToolExecutorOptions {
   readonly delegation?: DelegationSource;
   /** Jitter source for retry backoff, values in [0, 1). Default `Math.random`. */
   readonly random?: () => number;
-  /** Safety timeout for pending client calls, in ms; on expiry the call is recorded denied. Default: none. */
+  /**
+   * Safety timeout for pending client calls, in ms; on expiry the call is
+   * recorded denied (`client tool timeout (<d>)`). Default: none. A pending
+   * call whose `ctx.signal` aborts first is recorded denied then (`the client
+   * never answered`), whatever this is.
+   */
   readonly clientCallTimeoutMs?: number;
   /**
    * Tools that run in this process, beside the registry's (memory, skills, or

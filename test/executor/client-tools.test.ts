@@ -243,6 +243,32 @@ test("the safety timeout (clientCallTimeoutMs) on the clock records the pending 
   assert.equal(recorder.records.length, 2, "exactly one record per call");
 });
 
+test("the caller's signal ending before the client answers records the call denied at once (`the client never answered`); a late completion throws", async () => {
+  const { ex, clock, recorder } = await setup({ clientCallTimeoutMs: 60_000 });
+  const stream = new AbortController();
+  expectClient(await ex.execute({ id: "s1", name: "get_location", arguments: "{}" }, { ...available, signal: stream.signal }));
+  expectClient(await ex.execute({ id: "s2", name: "take_photo", arguments: "{}" }, { ...available, signal: stream.signal }));
+  assert.equal(ex.completeClientCall({ callId: "s2", resultJson: '"ok"' }).status, "success");
+  clock.advance(1_500);
+  stream.abort(new Error("the stream ended"));
+  assert.deepEqual(
+    recorder.records.map((r) => [r.callId, r.status, r.errorMessage, r.durationMs]),
+    [
+      ["s2", "success", undefined, 0],
+      ["s1", "denied", "the client never answered", 1_500],
+    ],
+  );
+  assert.equal(clock.pendingTimers(), 0, "the safety timer went with the call");
+  assert.throws(() => ex.completeClientCall({ callId: "s1", resultJson: "{}" }), UnknownClientCallError);
+  const aborted = new AbortController();
+  aborted.abort();
+  const late = await ex.execute({ id: "s3", name: "get_location", arguments: "{}" }, { ...available, signal: aborted.signal });
+  await Promise.resolve();
+  // Handed off (its pending row first), then denied once the caller has the outcome.
+  assert.equal(expectClient(late).callId, "s3");
+  assert.deepEqual(recorder.records.slice(2).map((r) => [r.callId, r.status, r.errorMessage]), [["s3", "denied", "the client never answered"]]);
+});
+
 test("no safety timeout by default: a pending call arms no timer", async () => {
   const { ex, clock, recorder } = await setup();
   expectClient(await ex.execute({ id: "p", name: "get_location", arguments: "{}" }, available));

@@ -7,7 +7,9 @@ import type { ExecutorRuntime } from "../runtime.js";
 /**
  * Stage 3, hand a client tool off: without a client that can answer
  * (`ctx.clientToolsAvailable` not true), it is denied at once; otherwise it
- * becomes pending and the host gets the request to forward. Client tools pass
+ * becomes pending and the host gets the request to forward; if the call's
+ * signal aborts before the client answers, it is recorded denied (`the client
+ * never answered`). Client tools pass
  * no policy decision and no backend: the client executes them.
  * @internal Does not follow semver.
  */
@@ -27,8 +29,15 @@ export function handOffClientCall(rt: ExecutorRuntime, state: CallState): ToolOu
     ...(handler.clientConfig.consentMessage === undefined ? {} : { consentMessage: handler.clientConfig.consentMessage }),
     ...(handler.clientConfig.categories.length === 0 ? {} : { categories: handler.clientConfig.categories }),
   };
-  rt.pending.add(callId, state, (pendingState, reason) => {
-    rt.report.finish(pendingState, { status: "denied", message: `Tool rejected: ${reason}`, reason }, reason);
-  });
+  // The caller's signal ending before the client answered (a runtime's Converse stream closed) is a refusal:
+  // recorded denied at once, as the safety timeout's expiry is.
+  rt.pending.add(
+    callId,
+    state,
+    (pendingState, reason) => {
+      rt.report.finish(pendingState, { status: "denied", message: `Tool rejected: ${reason}`, reason }, reason);
+    },
+    state.ctx.signal,
+  );
   return rt.report.handedOff(state, request);
 }
