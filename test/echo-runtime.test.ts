@@ -143,6 +143,12 @@ describe("echo-runtime", () => {
     assert.ok(!JSON.stringify(req.rawHeaders).includes("user-token"));
     assert.ok(!req.rawHeaders.some(([k]) => /client-tools|session-open|declare/i.test(k)));
     assert.deepEqual(s.recorder.records.map((r) => [r.toolName, r.status, r.sessionId]), [["get_weather", "success", "s1"]]);
+    // A WebSocket conversation (x-omnia-client-tools: true): no x-omnia-session-id reaches the tool, the record keeps it.
+    assert.equal(req.headers["x-omnia-session-id"], undefined);
+    await reply(s, 'call get_weather {"city":"Rome"}', { "x-omnia-user-id": "u-1", "x-omnia-session-id": "s2" });
+    // A2A (no client tools): the tool gets it.
+    assert.equal(s.weather.requests[1]?.headers["x-omnia-session-id"], "s2");
+    assert.deepEqual(s.recorder.records.map((r) => r.sessionId), ["s1", "s2"]);
   });
 
   test("Invoke runs a server tool and WatchInvocation streams its events, then OK", async () => {

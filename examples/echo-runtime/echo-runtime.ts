@@ -132,7 +132,14 @@ export function createEchoHandler(executor: ToolExecutor, reconciliation: Reconc
       const outcome = await runTool(
         name,
         args,
-        { identity: turn.identity, signal: turn.signal, clientToolsAvailable: turn.clientToolsAvailable, conversation: conversationOf(turn) },
+        {
+          identity: turn.identity,
+          signal: turn.signal,
+          clientToolsAvailable: turn.clientToolsAvailable,
+          // A turn a client can answer came from the WebSocket facade: Omnia sends tools no session id then.
+          sessionHeader: turn.clientToolsAvailable !== true,
+          conversation: conversationOf(turn),
+        },
         emit,
       );
       const reply = outcomeText(outcome);

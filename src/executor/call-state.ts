@@ -62,7 +62,8 @@ export class CallState {
     this.ctx = ctx;
     this.callId = call.id;
     this.toolName = call.name;
-    this.identity = ctx.identity;
+    // What backends see: without the session id when the host says this conversation must not send it.
+    this.identity = ctx.sessionHeader === false && ctx.identity?.sessionId !== undefined ? { ...ctx.identity, sessionId: undefined } : ctx.identity;
     this.startedAt = startedAt;
     this.sessionId = ctx.identity?.sessionId || undefined;
     this.rawArgs = call.arguments;

@@ -55,6 +55,14 @@ export interface CallContext {
   readonly conversation?: Conversation;
   /** Whether a connected client can execute client tools (`x-omnia-client-tools: true`). Absent = no. */
   readonly clientToolsAvailable?: boolean;
+  /**
+   * Whether tool backends receive `x-omnia-session-id` (HTTP, OpenAPI and gRPC
+   * metadata). Omnia sends it for A2A and function-invocation calls but not
+   * for WebSocket conversations: pass `false` for those (in a runtime, a turn
+   * whose `clientToolsAvailable` is true came from the WebSocket facade).
+   * Records and logs keep the session id either way. Default true.
+   */
+  readonly sessionHeader?: boolean;
 }
 
 /**
