@@ -208,6 +208,7 @@ export type {
   ToolCallHooks,
   ToolCall,
   CallContext,
+  RecordSequence,
   ToolOutcome,
   OutcomeBase,
   SuccessOutcome,

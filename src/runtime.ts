@@ -33,6 +33,7 @@ export {
   DEFAULT_PROMPTPACK_PATH,
 } from "./runtime/index.js";
 export type {
+  TurnRecordSequence,
   RuntimeStartContext,
   StartRuntimeOptions,
   StartedRuntime,
@@ -84,6 +85,7 @@ export type {
 export type { ConfigIssue, JsonObject, ToolHandlerType } from "./core/index.js";
 export type {
   CallContext,
+  RecordSequence,
   ClientOutcome,
   DelegationSource,
   DeniedOutcome,

@@ -85,7 +85,7 @@ describe("echo-runtime", () => {
     stream.send({ clientToolResult: { callId: "echo-1", resultJson: '{"lat":51.45,"lon":-2.58}' } });
     stream.end();
     assert.deepEqual(frameJson((await stream.next())!), { chunk: { content: '{"lat":51.45,"lon":-2.58}' } });
-    assert.deepEqual(frameJson((await stream.next())!), { done: { finalContent: '{"lat":51.45,"lon":-2.58}', finishReason: "stop" } });
+    assert.deepEqual(frameJson((await stream.next())!), { done: { finalContent: '{"lat":51.45,"lon":-2.58}', finishReason: "stop", recordSequenceHighWater: "1" } });
     assert.equal(await stream.next(), undefined);
     assert.deepEqual(
       s.recorder.records.map((r) => [r.callId, r.toolName, r.execution, r.status]),
@@ -100,7 +100,7 @@ describe("echo-runtime", () => {
     await stream.until("toolCall");
     stream.send({ clientToolResult: { callId: "echo-1", isRejected: true, isDenied: true, rejectionReason: "user declined" } });
     stream.end();
-    assert.deepEqual(frameJson((await stream.until("done")).frame), { done: { finalContent: "Tool rejected: user declined", finishReason: "stop" } });
+    assert.deepEqual(frameJson((await stream.until("done")).frame), { done: { finalContent: "Tool rejected: user declined", finishReason: "stop", recordSequenceHighWater: "1" } });
     assert.equal(s.recorder.records[0]?.status, "denied");
   });
 
@@ -108,7 +108,7 @@ describe("echo-runtime", () => {
     const s = await setup();
     assert.deepEqual(await reply(s, "call get_location {}"), [
       { chunk: { content: "Tool rejected: no client available to execute client-side tools" } },
-      { done: { finalContent: "Tool rejected: no client available to execute client-side tools", finishReason: "stop" } },
+      { done: { finalContent: "Tool rejected: no client available to execute client-side tools", finishReason: "stop", recordSequenceHighWater: "1" } },
     ]);
   });
 
@@ -132,7 +132,7 @@ describe("echo-runtime", () => {
       ...CLIENT,
     });
     // redact: apiKeyEcho masked, keys re-marshalled in Go order (http.md).
-    assert.deepEqual(frames, [{ chunk: { content: '{"apiKeyEcho":"[REDACTED]","sky":"clear","temp":18}' } }, { done: { finalContent: '{"apiKeyEcho":"[REDACTED]","sky":"clear","temp":18}', finishReason: "stop" } }]);
+    assert.deepEqual(frames, [{ chunk: { content: '{"apiKeyEcho":"[REDACTED]","sky":"clear","temp":18}' } }, { done: { finalContent: '{"apiKeyEcho":"[REDACTED]","sky":"clear","temp":18}', finishReason: "stop", recordSequenceHighWater: "1" } }]);
     const req = s.weather.requests[0];
     assert.ok(req !== undefined);
     assert.equal(req.method, "GET");
@@ -169,6 +169,28 @@ describe("echo-runtime", () => {
     ]);
     const echoed = await client.invoke({ invocationId: "inv-2", inputJson: '{"q":1}' });
     assert.equal(echoed.outputJson, '{"q":1}');
+  });
+
+  test("records are numbered from record_sequence_base, and Done reports the last position used (#34 item 5)", async () => {
+    const s = await setup();
+    const stream = openConverse(s.started.client, { headers: CLIENT });
+    stream.send({ sessionId: "s1", content: 'call get_weather {"city":"Oslo"}', recordSequenceBase: 41n });
+    assert.deepEqual(frameJson((await stream.until("done")).frame), {
+      done: { finalContent: '{"apiKeyEcho":"[REDACTED]","sky":"clear","temp":18}', finishReason: "stop", recordSequenceHighWater: "42" },
+    });
+    // A client call: its pending and terminal rows share the next position.
+    stream.send({ sessionId: "s1", content: "call get_location {}", recordSequenceBase: 42n });
+    await stream.until("toolCall");
+    stream.send({ clientToolResult: { callId: "echo-2", resultJson: '{"city":"Bristol"}' } });
+    assert.deepEqual(frameJson((await stream.until("done")).frame), { done: { finalContent: '{"city":"Bristol"}', finishReason: "stop", recordSequenceHighWater: "43" } });
+    // A turn that records nothing reports the base.
+    stream.send({ sessionId: "s1", content: "just text", recordSequenceBase: 43n });
+    assert.deepEqual(frameJson((await stream.until("done")).frame), { done: { finalContent: "just text", finishReason: "stop", recordSequenceHighWater: "43" } });
+    stream.end();
+    assert.deepEqual(s.recorder.records.map((r) => [r.callId, r.sequenceNum]), [["echo-1", 42], ["echo-2", 43]]);
+    const invoked = await s.started.client.runtime.invoke({ invocationId: "inv-9", inputJson: '{"tool":"get_weather","arguments":{"city":"Rome"}}', recordSequenceBase: 100n });
+    assert.equal(invoked.recordSequenceHighWater, 101n);
+    assert.deepEqual(s.recorder.records.map((r) => r.sequenceNum), [42, 43, 101]);
   });
 
   test("a client call the client never answered is recorded denied when its stream ends (#34 item 6)", async () => {

@@ -101,6 +101,16 @@ test("success: the pending row, then the success row with the result text (Omnia
   }
 });
 
+test("a call with a record position (ctx.recordSequence): both rows carry the same sequenceNum after the labels", async () => {
+  const r = recorder();
+  await r.start({ ...LOOKUP, arguments: {}, sequenceNum: 42 });
+  await r.record({ ...LOOKUP, arguments: {}, sequenceNum: 42, status: "success", resultJson: "1", result: 1, durationMs: 3, attempts: 1 });
+  assert.deepEqual(bodies(), [
+    `{"id":"00000000-0000-4000-8000-000000000001","sessionId":"${SID}","callId":"call_1","name":"lookup","status":"pending",${LABELS},"sequenceNum":42,"createdAt":"2026-12-01T21:16:36.12Z"}`,
+    `{"id":"00000000-0000-4000-8000-000000000002","sessionId":"${SID}","callId":"call_1","name":"lookup","result":"1","status":"success","durationMs":3,${LABELS},"sequenceNum":42,"createdAt":"2026-12-01T21:16:36.123Z"}`,
+  ]);
+});
+
 test("an error (HTTP 503 after retries): the terminal row is error with the model-visible text; no arguments on it", async () => {
   const r = recorder();
   await r.start({ ...LOOKUP, arguments: { id: 1 } });

@@ -138,6 +138,8 @@ export function createEchoHandler(executor: ToolExecutor, reconciliation: Reconc
           clientToolsAvailable: turn.clientToolsAvailable,
           // A turn a client can answer came from the WebSocket facade: Omnia sends tools no session id then.
           sessionHeader: turn.clientToolsAvailable !== true,
+          // Records numbered from the facade's record_sequence_base; Done reports the last one.
+          recordSequence: turn.recordSequence,
           conversation: conversationOf(turn),
         },
         emit,
@@ -160,7 +162,7 @@ export function createEchoHandler(executor: ToolExecutor, reconciliation: Reconc
       if (!offered.has(name)) return { outputJson: JSON.stringify({ status: "error", message: `tool ${JSON.stringify(name)} is not offered to the model` }) };
       const callId = `echo-${++nextCall}`;
       req.progress.toolCall({ callId, name });
-      const outcome = await executor.execute({ id: callId, name, arguments: JSON.stringify(tool.arguments ?? {}) }, { identity: req.identity, signal: req.signal });
+      const outcome = await executor.execute({ id: callId, name, arguments: JSON.stringify(tool.arguments ?? {}) }, { identity: req.identity, signal: req.signal, recordSequence: req.recordSequence });
       req.progress.toolResult({ callId, name, ok: outcome.status === "success", durationMs: outcome.durationMs });
       return { outputJson: JSON.stringify({ status: outcome.status, result: outcomeText(outcome) }) };
     },

@@ -55,6 +55,8 @@ export class CallState {
   hooks: ToolCallHooks | undefined = undefined;
   /** The executor's trace-context writer, for an HTTP or OpenAPI call with a span (one function for every call). */
   traceWriter: ((span: CallSpan, headers: Record<string, string>) => void) | undefined = undefined;
+  /** The call's record position (`ctx.recordSequence`), taken when its first row is written. */
+  sequenceNum: number | undefined = undefined;
   /** The call's `ctx.timeoutMs` deadline, when it has one. */
   deadline: CallDeadline | undefined = undefined;
 

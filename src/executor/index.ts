@@ -6,6 +6,7 @@ export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, Ba
 export type {
   ToolCall,
   CallContext,
+  RecordSequence,
   ToolOutcome,
   OutcomeBase,
   SuccessOutcome,

@@ -63,6 +63,22 @@ export interface CallContext {
    * Records and logs keep the session id either way. Default true.
    */
   readonly sessionHeader?: boolean;
+  /**
+   * Numbers the records of the conversation: a call that is recorded takes
+   * `next()` once, when its first row is written (the start row and the record
+   * share it), as `sequenceNum`. In a runtime pass `turn.recordSequence`, which
+   * counts from the facade's `record_sequence_base` and reports the last one
+   * used in `Done.record_sequence_high_water`. Default: records carry none.
+   */
+  readonly recordSequence?: RecordSequence;
+}
+
+/**
+ * Hands out ordering positions for records, one per `next()`.
+ * @public
+ */
+export interface RecordSequence {
+  next(): bigint | number;
 }
 
 /**

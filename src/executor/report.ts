@@ -102,7 +102,22 @@ export function createReport(deps: {
       ...registryFields,
       arguments: state.recordedArgs,
       startedAt: state.startedAt,
+      ...(sequenceOf(state) === undefined ? {} : { sequenceNum: state.sequenceNum! }),
     };
+  }
+
+  /** The call's record position: taken from `ctx.recordSequence` once, when its first row is built. */
+  function sequenceOf(state: CallState): number | undefined {
+    if (state.sequenceNum === undefined && state.ctx.recordSequence !== undefined) {
+      try {
+        const n = Number(state.ctx.recordSequence.next());
+        if (Number.isSafeInteger(n)) state.sequenceNum = n;
+        else logger.error("tool executor: recordSequence.next() gave no whole number; the record carries none", { toolName: state.toolName, callId: state.callId });
+      } catch (e) {
+        logger.error("tool executor: recordSequence.next() threw; the record carries none", { toolName: state.toolName, callId: state.callId, error: toError(e).message });
+      }
+    }
+    return state.sequenceNum;
   }
 
   function resolved(state: CallState, served = true): void {

@@ -35,6 +35,12 @@ export interface ToolCallStart {
   readonly arguments: JsonValue | string;
   /** When execution started, in the clock's milliseconds. */
   readonly startedAt: number;
+  /**
+   * The call's ordering position in the conversation, when the host numbers
+   * its records (`ctx.recordSequence`, a runtime's `turn.recordSequence`): the
+   * start row and the record of one call share it.
+   */
+  readonly sequenceNum?: number;
 }
 
 /**

@@ -189,6 +189,8 @@ type WriteResult = { readonly kind: "written" } | { readonly kind: "rejected" | 
  *   `error`); `durationMs` (whole milliseconds, omitted when 0); `createdAt` = start + duration.
  * - `labels` `handler_name`, `handler_type`, `registry_name`, `registry_namespace`
  *   when the tool is served by a handler of a named ToolRegistry; absent otherwise.
+ * - `sequenceNum`, on both rows of a call, when the call has a record position
+ *   (`ctx.recordSequence`): the name session-api uses for message positions.
  * - Requests carry `Content-Type: application/json`, `X-Omnia-Source: runtime` and
  *   the `headers` option. A call without a session id writes nothing.
  *
@@ -747,8 +749,14 @@ function pendingRow(id: string, s: ToolCallStart): string {
     argumentsField(s.arguments) +
     `,"status":"pending"` +
     labels(s.handlerName, s.handlerType, s.registryName, s.registryNamespace) +
+    sequenceField(s) +
     `,"createdAt":${goJsonString(goTime(s.startedAt))}}`
   );
+}
+
+/** `,"sequenceNum":<n>` when the call has a record position (a field Omnia's 1.3.0 session-api ignores). */
+function sequenceField(s: ToolCallStart): string {
+  return s.sequenceNum === undefined ? "" : `,"sequenceNum":${s.sequenceNum}`;
 }
 
 function terminalRow(id: string, r: ToolCallRecord): string {
@@ -764,6 +772,7 @@ function terminalRow(id: string, r: ToolCallRecord): string {
   if (durationMs !== 0) out += `,"durationMs":${durationMs}`;
   if (r.status !== "success") out += `,"errorMessage":${goJsonString(r.errorMessage === undefined || r.errorMessage === "" ? "unknown error" : r.errorMessage)}`;
   out += labels(r.handlerName, r.handlerType, r.registryName, r.registryNamespace);
+  out += sequenceField(r);
   return `${out},"createdAt":${goJsonString(goTime(r.startedAt + r.durationMs))}}`;
 }
 

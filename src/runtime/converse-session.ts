@@ -10,6 +10,7 @@ import { FrameQueue } from "./frame-queue.js";
 import { InboundReader, type Inbound } from "./inbound-reader.js";
 import { partsFromProto, partsToProto, toInt64, usageToProto } from "./parts.js";
 import type { ClientToolReply, Emitter, RuntimeHandler, Turn, TurnDone, TurnMedia } from "./types.js";
+import { createRecordSequence } from "./record-sequence.js";
 
 /** A `ServerMessage` as the stream writes it. @internal Does not follow semver. */
 export type ServerFrame = MessageInitShape<typeof ServerMessageSchema>;
@@ -195,6 +196,7 @@ export class ConverseSession {
   async #turn(message: ClientMessage): Promise<void> {
     const { identity, clientToolsAvailable, sessionOpen, declare } = this.#incoming;
     const recordSequenceBase = message.recordSequenceBase;
+    const recordSequence = createRecordSequence(recordSequenceBase);
     const turn: Turn = {
       sessionId: message.sessionId,
       content: message.content,
@@ -205,6 +207,7 @@ export class ConverseSession {
       sessionOpen,
       ...(declare === undefined ? {} : { declare }),
       recordSequenceBase,
+      recordSequence,
       signal: this.#signal,
     };
     const state: TurnState = { done: false, ended: false };
@@ -227,7 +230,7 @@ export class ConverseSession {
         message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } },
       });
     } else if (!state.done) {
-      await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequenceBase } } });
+      await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequence.last } } });
     }
   }
 
@@ -288,7 +291,7 @@ export class ConverseSession {
             finalContent: done.finalContent ?? "",
             parts: partsToProto(done.parts),
             finishReason: done.finishReason ?? "",
-            recordSequenceHighWater: toInt64(done.recordSequenceHighWater, turn.recordSequenceBase),
+            recordSequenceHighWater: toInt64(done.recordSequenceHighWater, turn.recordSequence.last),
             ...(done.usage === undefined ? {} : { usage: usageToProto(done.usage) }),
           },
         };

@@ -30,3 +30,4 @@ export { startRuntime } from "./start-runtime.js";
 export type { RuntimeStartContext, StartRuntimeOptions, StartedRuntime } from "./start-runtime.js";
 export { readRuntimeEnvironment, DEFAULT_PROMPTPACK_PATH } from "./environment.js";
 export type { RuntimeEnvironment } from "./environment.js";
+export type { TurnRecordSequence } from "./record-sequence.js";

@@ -24,6 +24,7 @@ import { resolveServiceOptions, type RuntimeServiceOptions } from "./options.js"
 import { toInt64, usageToProto } from "./parts.js";
 import { RUNTIME_PEER_ADDRESS, runtimeContextValues } from "./peer.js";
 import type { ConversationProbeResult, InvocationEvent, InvocationResult, RuntimeCallContext, RuntimeHandler } from "./types.js";
+import { createRecordSequence } from "./record-sequence.js";
 
 const INT32_MAX = 2_147_483_647;
 
@@ -159,6 +160,7 @@ export function buildRuntimeService(
       if (req.invocationId === "" || req.inputJson === "") throw new ConnectError(RuntimeMessages.INVOKE_ARGS_REQUIRED, Code.InvalidArgument);
       const started = clock.now();
       const run = hub.start(req.invocationId);
+      const recordSequence = createRecordSequence(req.recordSequenceBase);
       let result: InvocationResult;
       try {
         result = await untilAborted(
@@ -168,6 +170,7 @@ export function buildRuntimeService(
             invocationId: req.invocationId,
             metadata: { ...req.metadata },
             recordSequenceBase: req.recordSequenceBase,
+            recordSequence,
             progress: run.events,
           }),
           ctx.signal,
@@ -180,7 +183,7 @@ export function buildRuntimeService(
           ...(result.usage === undefined ? {} : { usage: usageToProto(result.usage) }),
           durationMs: clampDuration(result.durationMs ?? clock.now() - started),
           invocationId: req.invocationId,
-          recordSequenceHighWater: toInt64(result.recordSequenceHighWater, req.recordSequenceBase),
+          recordSequenceHighWater: toInt64(result.recordSequenceHighWater, recordSequence.last),
         };
       } catch (err) {
         if (err instanceof CallAborted) throw err.error;

@@ -1,5 +1,6 @@
 import type { Identity } from "../headers/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
+import type { TurnRecordSequence } from "./record-sequence.js";
 
 /**
  * One content part of a turn or of a `Done`: the proto `ContentPart` and its
@@ -56,7 +57,7 @@ export interface TurnDone {
   finishReason?: FinishReason | undefined;
   /**
    * The last ordering position the runtime recorded in this turn. Default: the
-   * turn's `recordSequenceBase` (nothing recorded beyond the facade's position).
+   * last position of the turn's `recordSequence` (its `recordSequenceBase` when nothing was recorded).
    */
   recordSequenceHighWater?: bigint | number | undefined;
 }
@@ -105,6 +106,12 @@ export interface Turn {
   readonly declare?: Uint8Array;
   /** `ClientMessage.record_sequence_base`: number the records written in this turn from here. 0 on a session's first message. */
   readonly recordSequenceBase: bigint;
+  /**
+   * The turn's record positions from `recordSequenceBase` (base + 1, base + 2, …):
+   * pass it as the executor's `ctx.recordSequence`. The turn's `Done` reports
+   * the last one used as `record_sequence_high_water` unless the handler sets one.
+   */
+  readonly recordSequence: TurnRecordSequence;
   /** Aborts when the stream ends: the facade cancelled, the deadline passed, or the server is closing. */
   readonly signal: AbortSignal;
 }
@@ -213,6 +220,8 @@ export interface Invocation extends RuntimeCallContext {
   /** `InvocationRequest.metadata`: not interpreted by the runtime. */
   readonly metadata: Readonly<Record<string, string>>;
   readonly recordSequenceBase: bigint;
+  /** The invocation's record positions from `recordSequenceBase`, as a turn's ({@link Turn.recordSequence}). */
+  readonly recordSequence: TurnRecordSequence;
   /** Progress for `WatchInvocation` watchers of this invocation id. */
   readonly progress: InvocationEvents;
 }
@@ -228,7 +237,7 @@ export interface InvocationResult {
   usage?: TokenUsage | undefined;
   /** Runtime wall time. Default: measured on the service's clock. */
   durationMs?: number | undefined;
-  /** Default: the request's `recordSequenceBase`. */
+  /** Default: the last position of the invocation's `recordSequence` (its `recordSequenceBase` when none was used). */
   recordSequenceHighWater?: bigint | number | undefined;
 }
 

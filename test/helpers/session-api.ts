@@ -26,8 +26,10 @@ export function toolCallSchema(): ValidateFunction {
   // The document's $refs are `#/components/schemas/<name>`: each component becomes a schema with $id <name>.
   const local = (schema: object) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"')) as Record<string, unknown>;
   for (const [name, schema] of Object.entries(doc.components.schemas)) if (name !== "ToolCall") ajv.addSchema({ ...local(schema), $id: name });
-  // The schema does not forbid other keys; session-api's Go decoder ignores them. Rows must not carry any.
-  return ajv.compile({ ...local(doc.components.schemas.ToolCall as object), $id: "ToolCall", additionalProperties: false });
+  // The schema does not forbid other keys; session-api's Go decoder ignores them. Rows carry one only:
+  // `sequenceNum`, the call's record position (issue #34; the name session-api gives message positions).
+  const toolCall = local(doc.components.schemas.ToolCall as object) as { properties: Record<string, unknown> };
+  return ajv.compile({ ...toolCall, properties: { ...toolCall.properties, sequenceNum: { type: "integer", minimum: 0 } }, $id: "ToolCall", additionalProperties: false });
 }
 
 export interface SessionApiServer {
