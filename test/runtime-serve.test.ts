@@ -199,18 +199,17 @@ describe("serveRuntime lifecycle", () => {
 });
 
 describe("malformed input never crashes the stream", () => {
-  test("semantically empty messages become (empty) turns; a stray client_tool_result is dropped after the hello; the stream ends OK", async () => {
+  test("semantically empty messages become (empty) turns; audio without duplex and a stray client_tool_result are not turns; the stream ends OK", async () => {
     const { client } = await start({ converse: () => {} });
-    for (const msg of [
-      { sessionId: "conformance" },
-      {},
-      { audioInput: { data: new Uint8Array([1, 2]), sequence: 4, isLast: true } },
-      { metadata: { a: "b" }, recordSequenceBase: -1n },
-    ]) {
+    for (const msg of [{ sessionId: "conformance" }, {}, { metadata: { a: "b" }, recordSequenceBase: -1n }]) {
       const r = await converse(client, [msg]);
       assert.equal(r.error, undefined);
       assert.deepEqual(frameCases(r.frames), ["runtimeHello", "done"]);
     }
+    // Issue #34: audio outside a duplex session is refused with an error frame, never an empty turn.
+    const audio = await converse(client, [{ audioInput: { data: new Uint8Array([1, 2]), sequence: 4, isLast: true } }]);
+    assert.equal(audio.error, undefined);
+    assert.deepEqual(frameCases(audio.frames), ["runtimeHello", "error"]);
     // Issue #19 item 20: a result no call awaits is not a turn (no done for it).
     const stray = await converse(client, [{ clientToolResult: { callId: "nobody-asked" } }]);
     assert.equal(stray.error, undefined);
