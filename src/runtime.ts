@@ -58,6 +58,11 @@ export type {
   ResumeStateName,
   ConversationProbeResult,
   RuntimeHandler,
+  DuplexStartInfo,
+  DuplexNegotiation,
+  AudioInput,
+  DuplexSession,
+  DuplexEmitter,
 } from "./runtime/index.js";
 // identity rehydration, for hosts that read metadata outside a turn
 export { identityFromMetadata } from "./headers/index.js";

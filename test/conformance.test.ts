@@ -161,7 +161,7 @@ describe("contract.md §3.4 vectors", () => {
     assert.equal(r.passed, false);
   });
 
-  test("#5 Converse sends only done: hello-first and text-turn-shape fail, duplex passes on the done", async () => {
+  test("#5 Converse sends only done: hello-first and text-turn-shape fail, and duplex fails on the text turn's done", async () => {
     const r = await runAgainst({ health: H(KNOWN), converse: () => [done()], invoke: () => ({ outputJson: "{}" }) });
     assert.deepEqual(rows(r), [
       ["health/contract", "pass", ""],
@@ -169,7 +169,7 @@ describe("contract.md §3.4 vectors", () => {
       ["text-turn-shape", "fail", "done arrived before RuntimeHello"],
       ["graceful-malformed-input", "pass", ""],
       ["invoke-honesty", "pass", ""],
-      ["duplex-honesty", "pass", ""],
+      ["duplex-honesty", "fail", "advertises `duplex_audio` but answered the duplex session as a text turn (a Done before any audio)"],
     ]);
     assert.equal(r.passed, false);
   });
@@ -409,14 +409,17 @@ describe("contract.md §3.4 vectors", () => {
     });
   }
 
-  test("#20 duplex advertised and answered with an error frame: passes (any first frame)", async () => {
+  test("#20 duplex advertised and answered with an error frame: fails, naming the frame (Omnia's Go suite passes any first frame)", async () => {
     const r = await runAgainst({
       health: H(KNOWN),
       converse: (first) => (probeOf(first) === "duplex" ? [errorFrame("DUPLEX_UNSUPPORTED", "duplex audio is not supported by this runtime")] : conformantConverse(KNOWN)(first)),
       invoke: () => ({ outputJson: "{}" }),
     });
-    assert.deepEqual(check(r, "duplex-honesty"), { status: "pass", detail: "" });
-    assert.equal(r.passed, true);
+    assert.deepEqual(check(r, "duplex-honesty"), {
+      status: "fail",
+      detail: "advertises `duplex_audio` but answered the duplex session with an error frame: DUPLEX_UNSUPPORTED: duplex audio is not supported by this runtime",
+    });
+    assert.equal(r.passed, false);
   });
 
   test("#21 duplex advertised, stream closed OK with no frame", async () => {
@@ -530,7 +533,7 @@ describe("the frame limit (16)", () => {
 });
 
 describe("what the probes send", () => {
-  test("text, empty-input and duplex probes, and the Invoke probe, carry exactly the Go suite's messages", async () => {
+  test("text, empty-input and Invoke probes carry exactly the Go suite's messages; the duplex probe adds one last audio frame", async () => {
     const invokes: { inputJson: string; invocationId: string; deadline: number | undefined }[] = [];
     const halfClosed: boolean[] = [];
     let duplexEnded!: () => void;
@@ -574,7 +577,10 @@ describe("what the probes send", () => {
     assert.deepEqual(sent, [
       [{ sessionId: "conformance", content: "conformance probe", duplexStart: undefined, ...base }],
       [{ sessionId: "conformance", content: "", duplexStart: undefined, ...base }],
-      [{ sessionId: "conformance", content: "", duplexStart: { codec: "pcm", sampleRate: 16000, channels: 1 }, ...base }],
+      [
+        { sessionId: "conformance", content: "", duplexStart: { codec: "pcm", sampleRate: 16000, channels: 1 }, ...base },
+        { sessionId: "conformance", content: "", duplexStart: undefined, ...base, audioInput: true },
+      ],
     ]);
     await duplexDone;
     assert.deepEqual(halfClosed, [true, true, false]);

@@ -148,22 +148,47 @@ export async function checkInvokeHonesty(ctx: CheckContext, caps: HealthCaps): P
 
 /**
  * #6 `duplex-honesty`, only when `duplex_audio` is advertised: a `duplex_start`
- * (pcm, 16 kHz, mono) without half-close; any first frame passes, even an
- * `error` frame (a known weakness kept for parity).
+ * (pcm, 16 kHz, mono) and one 20 ms `audio_input` frame marked last, without
+ * half-close. The session must answer as an audio session: an `error` frame,
+ * or a `done` before any `media_chunk` or `interruption` (a text turn), fails;
+ * audio or an interruption passes, and so does a session still silent when the
+ * probe ends. Omnia's Go suite passes any first frame, even the error frame of a
+ * runtime that refuses duplex; this one does not.
  */
 export async function checkDuplexHonesty(ctx: CheckContext, caps: HealthCaps): Promise<CheckResult> {
   const name = CHECK.DUPLEX;
   if (caps === undefined) return skip(name, CONFORMANCE.SKIP_HEALTH_FAILED);
   if (!caps.has(Capability.DUPLEX_AUDIO)) return skip(name, "duplex_audio not advertised");
-  const { frames, error } = await probeStream(
-    ctx,
-    { sessionId: CONFORMANCE.PROBE_SESSION_ID, duplexStart: { codec: "pcm", sampleRate: 16000, channels: 1 } },
-    { halfClose: false, maxFrames: 1 },
-  );
-  if (frames.length > 0) return pass(name);
-  if (error?.code === Code.Unimplemented) return fail(name, "advertises `duplex_audio` but the session returns Unimplemented");
-  if (isTransportCrash(error)) return fail(name, `duplex session crashed: ${goErrorText(error as ConnectError)}`);
-  return fail(name, "duplex session closed without emitting any frame");
+  const probe = openScope(ctx.clock, CONFORMANCE.PROBE_TIMEOUT_MS, ctx.run);
+  async function* duplexRequests(): AsyncIterable<ClientMessageInit> {
+    yield { sessionId: CONFORMANCE.PROBE_SESSION_ID, duplexStart: { codec: "pcm", sampleRate: 16000, channels: 1 } };
+    yield { sessionId: CONFORMANCE.PROBE_SESSION_ID, audioInput: { data: new Uint8Array(640), sequence: 0, isLast: true } };
+    if (!probe.signal.aborted) await new Promise<void>((resolve) => probe.signal.addEventListener("abort", () => resolve(), { once: true }));
+  }
+  const it = ctx.client.converse(duplexRequests(), callOptions(probe))[Symbol.asyncIterator]();
+  let frames = 0;
+  try {
+    for (;;) {
+      const next = await it.next();
+      if (next.done === true) break;
+      frames++;
+      const frame = next.value.message;
+      if (frame.case === "mediaChunk" || frame.case === "interruption") return pass(name);
+      if (frame.case === "error") return fail(name, `advertises \`duplex_audio\` but answered the duplex session with an error frame: ${frame.value.code.slice(0, 64)}: ${frame.value.message.slice(0, 256)}`);
+      if (frame.case === "done") return fail(name, "advertises `duplex_audio` but answered the duplex session as a text turn (a Done before any audio)");
+    }
+  } catch (e) {
+    const error = ConnectError.from(e);
+    if (frames > 0 && (error.code === Code.DeadlineExceeded || error.code === Code.Canceled)) return pass(name);
+    if (error.code === Code.Unimplemented) return fail(name, "advertises `duplex_audio` but the session returns Unimplemented");
+    if (isTransportCrash(error)) return fail(name, `duplex session crashed: ${goErrorText(error)}`);
+    if (frames > 0) return pass(name);
+    return fail(name, "duplex session closed without emitting any frame");
+  } finally {
+    probe.dispose();
+    await drain(it);
+  }
+  return frames > 0 ? pass(name) : fail(name, "duplex session closed without emitting any frame");
 }
 
 /**

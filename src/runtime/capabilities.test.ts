@@ -11,9 +11,13 @@ test("resolveCapabilities: the handler's list, de-duplicated in first-occurrence
   assert.deepEqual(resolveCapabilities(h, undefined), ["invoke", "client_tools", "custom_x"]);
 });
 
-test("resolveCapabilities: duplex_audio and interruption are never advertised", () => {
+test("resolveCapabilities: duplex_audio and interruption only when the handler implements duplex", () => {
   const h: RuntimeHandler = { converse, capabilities: () => ["duplex_audio", "client_tools", "interruption"] };
   assert.deepEqual(resolveCapabilities(h, undefined), ["client_tools"]);
+  const duplex = async (): Promise<void> => {};
+  assert.deepEqual(resolveCapabilities({ ...h, duplex }, undefined), ["duplex_audio", "client_tools", "interruption"]);
+  assert.deepEqual(resolveCapabilities({ converse, duplex }, undefined), ["duplex_audio"]);
+  assert.deepEqual(resolveCapabilities({ converse, invoke, duplex }, undefined), ["invoke", "duplex_audio"]);
 });
 
 test("resolveCapabilities: invoke only when the handler implements invoke", () => {

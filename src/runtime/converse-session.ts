@@ -2,14 +2,14 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ClosedError, InvalidOptionError, toError, type Clock, type Logger, type TimerHandle } from "../core/index.js";
 import { NO_CLIENT_REASON, type ClientToolRequest } from "../client-tools/index.js";
-import { ToolExecution, type ClientMessage, type ClientToolResult as ProtoClientToolResult, type ServerMessageSchema } from "../contract/index.js";
+import { ToolExecution, VoiceMode, type ClientMessage, type ClientToolResult as ProtoClientToolResult, type ServerMessageSchema } from "../contract/index.js";
 import type { IncomingIdentity } from "../headers/index.js";
 import { RuntimeMessages } from "./constants.js";
 import { ConverseStateError } from "./errors.js";
 import { FrameQueue } from "./frame-queue.js";
 import { InboundReader, type Inbound } from "./inbound-reader.js";
 import { partsFromProto, partsToProto, toInt64, usageToProto } from "./parts.js";
-import type { ClientToolReply, Emitter, RuntimeHandler, Turn, TurnDone, TurnMedia } from "./types.js";
+import type { AudioInput, ClientToolReply, DuplexEmitter, DuplexNegotiation, DuplexSession, Emitter, RuntimeHandler, Turn, TurnDone, TurnMedia } from "./types.js";
 import { createRecordSequence } from "./record-sequence.js";
 
 /** A `ServerMessage` as the stream writes it. @internal Does not follow semver. */
@@ -70,6 +70,66 @@ function replyFromProto(r: ProtoClientToolResult): ClientToolReply {
   };
 }
 
+/** The audio a duplex session holds for its handler before it stops reading the stream (HTTP/2 flow control then slows the facade). */
+const AUDIO_QUEUE_BYTES = 1024 * 1024;
+
+/**
+ * The client's audio frames for the handler: pushed by the read loop, iterated
+ * once by the handler. It holds at most about {@link AUDIO_QUEUE_BYTES}: the
+ * read loop waits for {@link AudioQueue.space} before it reads the next frame.
+ */
+class AudioQueue implements AsyncIterable<AudioInput> {
+  readonly #items: AudioInput[] = [];
+  #bytes = 0;
+  #ended = false;
+  #wake: (() => void) | undefined;
+  #roomWaiters: (() => void)[] = [];
+
+  push(item: AudioInput): void {
+    if (this.#ended) return;
+    this.#items.push(item);
+    this.#bytes += item.data.byteLength;
+    this.#signal();
+  }
+
+  /** No more frames: the handler still gets the ones queued. */
+  end(): void {
+    this.#ended = true;
+    this.#signal();
+    this.#room();
+  }
+
+  /** Resolves once the queue holds less than its bound (or has ended). */
+  space(): Promise<void> {
+    if (this.#ended || this.#bytes < AUDIO_QUEUE_BYTES) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#roomWaiters.push(resolve));
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<AudioInput, void, undefined> {
+    for (;;) {
+      const item = this.#items.shift();
+      if (item !== undefined) {
+        this.#bytes -= item.data.byteLength;
+        if (this.#bytes < AUDIO_QUEUE_BYTES) this.#room();
+        yield item;
+        continue;
+      }
+      if (this.#ended) return;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+  }
+
+  #room(): void {
+    for (const resolve of this.#roomWaiters.splice(0)) resolve();
+  }
+
+  #signal(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}
+
 interface TurnState {
   done: boolean;
   ended: boolean;
@@ -93,6 +153,7 @@ export class ConverseSession {
   #strays = 0;
   #contentWithResults = 0;
   #audioInputs = 0;
+  #duplexOthers = 0;
   #pump: Promise<void> | undefined;
   #abortWait: Promise<ReadResult> | undefined;
 
@@ -136,6 +197,12 @@ export class ConverseSession {
       if (inbound.kind === "aborted") throw abortError(this.#signal);
       if (inbound.kind === "error") throw receiveError(inbound.error);
       const message = inbound.message;
+      // A stream opened with duplex_start, on a handler that serves duplex: the hello carries the counter-offer.
+      if (!helloSent && message.duplexStart !== undefined && typeof this.#deps.handler.duplex === "function") {
+        helloSent = true;
+        await this.#duplex(message);
+        continue;
+      }
       // The hello is the first frame of every stream (contract 1.9.0), also of
       // one opened with duplex_start (Omnia's Go SDK sends its error first).
       if (!helloSent) {
@@ -149,6 +216,7 @@ export class ConverseSession {
         await this.#send({ message: { case: "runtimeHello", value: { capabilities } } });
         helloSent = true;
       }
+      // duplex_start opens a stream or nothing: on a later message (or on a handler without duplex) it is refused.
       if (message.duplexStart !== undefined) {
         await this.#send({
           message: {
@@ -232,6 +300,128 @@ export class ConverseSession {
     } else if (!state.done) {
       await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequence.last } } });
     }
+  }
+
+  /**
+   * A duplex audio session: the hello with the handler's counter-offer, then
+   * `handler.duplex()` while this loop feeds it the client's `audio_input`
+   * frames. Anything else the client sends meanwhile is refused with a warning
+   * (a duplex session has no text turns or client tool results).
+   */
+  async #duplex(message: ClientMessage): Promise<void> {
+    const handler = this.#deps.handler;
+    const start = message.duplexStart!;
+    const info = { codec: start.codec, sampleRate: start.sampleRate, channels: start.channels, systemInstruction: start.systemInstruction };
+    let capabilities: string[];
+    let negotiation: DuplexNegotiation = {};
+    try {
+      capabilities = this.#deps.capabilities();
+    } catch (err) {
+      this.#deps.logger.error("runtime: capabilities() failed", { error: toError(err).message });
+      throw new ConnectError("runtime capabilities are unavailable", Code.Unavailable);
+    }
+    let failed = false;
+    try {
+      if (typeof handler.negotiateDuplex === "function") negotiation = (await handler.negotiateDuplex(info)) ?? {};
+    } catch (err) {
+      failed = true;
+      this.#deps.logger.error("runtime: negotiateDuplex handler failed", { sessionId: message.sessionId, error: toError(err).message });
+    }
+    const media = negotiation.media;
+    await this.#send({
+      message: {
+        case: "runtimeHello",
+        value: {
+          capabilities,
+          ...(media === undefined ? {} : { media: { codec: media.codec ?? "", sampleRate: media.sampleRate ?? 0, channels: media.channels ?? 0 } }),
+          voiceMode: negotiation.voiceMode === "realtime" ? VoiceMode.REALTIME : negotiation.voiceMode === "cascaded" ? VoiceMode.CASCADED : VoiceMode.UNSPECIFIED,
+        },
+      },
+    });
+    if (failed) {
+      await this.#send({ message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } } });
+      return;
+    }
+    const audio = new AudioQueue();
+    const recordSequence = createRecordSequence(message.recordSequenceBase);
+    const { identity, clientToolsAvailable } = this.#incoming;
+    const session: DuplexSession = {
+      sessionId: message.sessionId,
+      start: info,
+      metadata: { ...message.metadata },
+      identity,
+      clientToolsAvailable,
+      recordSequenceBase: message.recordSequenceBase,
+      recordSequence,
+      audio,
+      signal: this.#signal,
+    };
+    // The emitter of a turn, without client tool calls (the read loop below owns the stream's inbound side).
+    const turnView: Turn = { sessionId: message.sessionId, content: "", parts: [], metadata: session.metadata, identity, clientToolsAvailable: false, sessionOpen: false, recordSequenceBase: message.recordSequenceBase, recordSequence, signal: this.#signal };
+    const state: TurnState = { done: false, ended: false };
+    const base = this.#emitter(turnView, state);
+    const emit: DuplexEmitter = {
+      ...base,
+      toolCall: () => handled(Promise.reject(new ConverseStateError("emit.toolCall: client tool calls are not available in a duplex session; nothing was sent"))),
+      interruption: () => {
+        if (state.ended || state.done) return handled(Promise.reject(new ConverseStateError("emit.interruption: the session is over; nothing was sent")));
+        return handled(this.#send({ message: { case: "interruption", value: {} } }));
+      },
+    };
+    let error: unknown;
+    const running = (async () => {
+      try {
+        await handler.duplex!(session, emit);
+      } catch (err) {
+        error = err;
+        failed = true;
+      }
+    })();
+    // Feed the audio until the handler returns, the client half-closes or the stream ends. One read at a
+    // time: a read still waiting when the handler returns is kept and handed back to the turn loop.
+    const handlerReturned = running.then(() => undefined);
+    let waiting: Promise<ReadResult> | undefined;
+    for (;;) {
+      // A handler that does not keep up holds the stream: nothing more is read until it takes some audio.
+      if ((await Promise.race([audio.space().then(() => true), handlerReturned])) === undefined) break;
+      waiting ??= this.#read();
+      const inbound = await Promise.race([waiting, handlerReturned]);
+      if (inbound === undefined) break;
+      waiting = undefined;
+      if (inbound.kind !== "message") {
+        audio.end();
+        // The client half-closed (or the stream failed): the handler finishes on its own; the turn loop sees the end.
+        if (inbound.kind !== "aborted") this.#reader.unread(inbound);
+        break;
+      }
+      const m = inbound.message;
+      if (m.audioInput !== undefined) {
+        audio.push({ data: m.audioInput.data, sequence: m.audioInput.sequence, isLast: m.audioInput.isLast });
+        if (m.audioInput.isLast) audio.end();
+        continue;
+      }
+      this.#refuseInDuplex();
+    }
+    await running;
+    state.ended = true;
+    audio.end();
+    if (failed) {
+      this.#deps.logger.error("runtime: duplex handler failed", { sessionId: message.sessionId, error: toError(error).message });
+      await this.#send({ message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } } });
+    } else if (!state.done) {
+      await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequence.last } } });
+    }
+    if (waiting !== undefined) {
+      const next = await waiting;
+      if (next.kind !== "aborted") this.#reader.unread(next);
+    }
+  }
+
+  /** A message other than `audio_input` during a duplex session: logged at the 1st, 10th, 100th, … */
+  #refuseInDuplex(): void {
+    const refused = ++this.#duplexOthers;
+    if (refused !== 10 ** Math.round(Math.log10(refused))) return;
+    this.#deps.logger.warn("runtime: refused a message other than audio_input during a duplex session", { refused });
   }
 
   /** Arms the heartbeat timer on the clock; it re-arms itself until the turn ends or is done. */

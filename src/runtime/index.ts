@@ -25,6 +25,11 @@ export type {
   ResumeStateName,
   ConversationProbeResult,
   RuntimeHandler,
+  DuplexStartInfo,
+  DuplexNegotiation,
+  AudioInput,
+  DuplexSession,
+  DuplexEmitter,
 } from "./types.js";
 export { startRuntime } from "./start-runtime.js";
 export type { RuntimeStartContext, StartRuntimeOptions, StartedRuntime } from "./start-runtime.js";

@@ -104,7 +104,10 @@ function clampDuration(ms: number): number {
  * - `Converse`: a `RuntimeHello` (capabilities equal to Health's) as the
  *   first frame of every stream; identity and the facade-hop keys rehydrated
  *   once per stream; turns strictly in order; a `heartbeat` every
- *   `heartbeatIntervalMs` while a turn runs; `duplex_start` and `audio_input`
+ *   `heartbeatIntervalMs` while a turn runs; a stream opened with
+ *   `duplex_start` served by `handler.duplex` (the counter-offer of
+ *   `handler.negotiateDuplex` in its hello); `duplex_start` without a `duplex`
+ *   handler, or on a later message, and `audio_input` outside a duplex session
  *   answered with `DUPLEX_UNSUPPORTED` (never a turn); text sent beside a
  *   `client_tool_result` refused with a warning; a failing
  *   turn answered with the fixed `INTERNAL_ERROR` frame; an empty `Done` when

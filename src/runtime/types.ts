@@ -170,6 +170,75 @@ export interface Emitter {
 }
 
 /**
+ * The `DuplexStart` that opened a duplex audio session: the client's own
+ * capture format.
+ * @public
+ */
+export interface DuplexStartInfo {
+  readonly codec: string;
+  readonly sampleRate: number;
+  readonly channels: number;
+  /** The system instruction the facade passed for the session, if any. */
+  readonly systemInstruction: string;
+}
+
+/**
+ * What the runtime answers a `DuplexStart` with, in its `RuntimeHello`: the
+ * audio format it requires (the facade relays it to the client, which
+ * recaptures at that format or the session fails closed), and the voice
+ * pipeline it chose. Audio only: the facade's duplex path fails a counter-offer
+ * with a frame rate or resolution, so none can be given here.
+ * @public
+ */
+export interface DuplexNegotiation {
+  readonly media?: { readonly codec?: string; readonly sampleRate?: number; readonly channels?: number } | undefined;
+  /** `VOICE_MODE_REALTIME` or `VOICE_MODE_CASCADED`; unset (`VOICE_MODE_UNSPECIFIED`) when not given. */
+  readonly voiceMode?: "realtime" | "cascaded" | undefined;
+}
+
+/**
+ * One inbound audio frame of a duplex session (`audio_input`).
+ * @public
+ */
+export interface AudioInput {
+  readonly data: Uint8Array;
+  readonly sequence: number;
+  readonly isLast: boolean;
+}
+
+/**
+ * A duplex audio session, as the handler sees it: the stream's first message
+ * carried `duplex_start`. `audio` yields the client's `audio_input` frames as
+ * they arrive and ends after the frame marked last, when the client
+ * half-closes, or when the stream ends.
+ * @public
+ */
+export interface DuplexSession {
+  readonly sessionId: string;
+  readonly start: DuplexStartInfo;
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly identity: Identity;
+  readonly clientToolsAvailable: boolean;
+  readonly recordSequenceBase: bigint;
+  readonly recordSequence: TurnRecordSequence;
+  readonly audio: AsyncIterable<AudioInput>;
+  /** Aborts when the stream ends. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Sends a duplex session's frames: progressive audio (`media`), transcript
+ * text (`chunk`), `interruption` (barge-in: the client drops the audio it has
+ * buffered) and `done`. Client tool calls are not available in a duplex
+ * session (`toolCall` rejects).
+ * @public
+ */
+export interface DuplexEmitter extends Emitter {
+  /** Sends an `Interruption`. */
+  interruption(): Promise<void>;
+}
+
+/**
  * What a unary hook gets besides its request.
  * @public
  */
@@ -298,8 +367,9 @@ export interface RuntimeHandler {
    * The honest capability set, called per `Health` and per `RuntimeHello` so
    * both carry the same list. Overridden by the `capabilities` option. Default
    * (neither given): `["invoke"]` when `invoke` is implemented, else `[]`
-   * (legacy). `duplex_audio` and `interruption` are never advertised, and
-   * `invoke` only when `invoke` is implemented.
+   * (legacy), plus `duplex_audio` when `duplex` is implemented.
+   * `duplex_audio` and `interruption` are advertised only when `duplex` is
+   * implemented, and `invoke` only when `invoke` is.
    */
   capabilities?(): readonly string[];
   /**
@@ -308,6 +378,20 @@ export interface RuntimeHandler {
    * and no `Done`; the real error goes to the logger only.
    */
   converse(turn: Turn, emit: Emitter): Promise<void> | void;
+  /**
+   * Serves a duplex audio session: a stream whose first message carries
+   * `duplex_start`. Without it such a stream gets the hello and the
+   * `DUPLEX_UNSUPPORTED` error frame, and `duplex_audio` and `interruption` are
+   * never advertised. Ends like a turn: `emit.done()`, or an empty `Done` on
+   * return; a throw sends the fixed `INTERNAL_ERROR` frame.
+   */
+  duplex?(session: DuplexSession, emit: DuplexEmitter): Promise<void> | void;
+  /**
+   * The counter-offer for a `DuplexStart`, sent in the stream's `RuntimeHello`
+   * before `duplex()` runs. Default: none (the facade keeps the client's
+   * format). A throw ends the stream's duplex session with `INTERNAL_ERROR`.
+   */
+  negotiateDuplex?(start: DuplexStartInfo): Promise<DuplexNegotiation> | DuplexNegotiation;
   /** Serves `Invoke`. A throw answers `Internal` `invocation failed`. */
   invoke?(invocation: Invocation): Promise<InvocationResult> | InvocationResult;
   /** Serves `HasConversation`. A throw answers `unavailable`. */
