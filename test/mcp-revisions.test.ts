@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import type { ServerResponse } from "node:http";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpToolClient, MCP_CLIENT_INFO, McpToolError, McpTransportError, type McpToolClient } from "../src/mcp/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
@@ -99,16 +100,19 @@ test("a 2026-07-28-only server over streamable-http: refused initialize, then se
   }
 });
 
-test("2026-07-28 failures read as on the older revisions: an HTTP 500 fails that call only, the next call goes on without a new server/discover", async () => {
-  let fail = 1;
+/**
+ * A 2026-07-28-only server whose first tools/call is answered by `answer`: that call fails with `expected`
+ * (and `httpStatus`), the next call succeeds on the same session, and no new server/discover is sent.
+ */
+async function firstCallFails(answer: (res: ServerResponse, id: unknown) => void, expected: string, httpStatus?: number): Promise<void> {
+  let pending = true;
   const server = await startModernMcpHttpServer({
     legacy: "modern-only",
     tools: STANDARD_TOOLS,
     intercept: (_req, body, res) => {
-      if (body?.method !== "tools/call" || fail === 0) return false;
-      fail--;
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end("boom");
+      if (body?.method !== "tools/call" || !pending) return false;
+      pending = false;
+      answer(res, (body as { id?: unknown }).id);
       return true;
     },
   });
@@ -116,8 +120,8 @@ test("2026-07-28 failures read as on the older revisions: an HTTP 500 fails that
   try {
     await assert.rejects(client.callTool("echo", { text: "a" }), (e: unknown) => {
       assert.ok(e instanceof McpTransportError);
-      assert.equal(e.message, "MCP tool call failed: Streamable HTTP error: Error POSTing to endpoint: boom");
-      assert.equal(e.httpStatus, 500);
+      assert.equal(e.message, expected);
+      assert.equal(e.httpStatus, httpStatus);
       return true;
     });
     assert.deepEqual(await client.callTool("echo", { text: "b" }), { status: "success", result: "b", resultJson: '"b"' });
@@ -126,6 +130,10 @@ test("2026-07-28 failures read as on the older revisions: an HTTP 500 fails that
     await client.close();
     await server.close();
   }
+}
+
+test("2026-07-28 failures read as on the older revisions: an HTTP 500 fails that call only, the next call goes on without a new server/discover", async () => {
+  await firstCallFails((res) => res.writeHead(500, { "content-type": "text/plain" }).end("boom"), "MCP tool call failed: Streamable HTTP error: Error POSTing to endpoint: boom", 500);
 });
 
 test("a refusal that names no revision the client speaks fails as before: one initialize, its text, no second attempt", async () => {
@@ -229,30 +237,9 @@ handlers:
 });
 
 test("a 2026-07-28 tool that asks for input (input_required) fails that call with a short text; the session stays", async () => {
-  let ask = true;
-  const server = await startModernMcpHttpServer({
-    legacy: "modern-only",
-    tools: STANDARD_TOOLS,
-    intercept: (_req, body, res) => {
-      if (body?.method !== "tools/call" || !ask) return false;
-      ask = false;
-      const id = (body as { id?: unknown }).id;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "input_required", inputRequests: { a: { method: "elicitation/create", params: { message: "who are you?", requestedSchema: { type: "object", properties: {} } } } } } }));
-      return true;
-    },
-  });
-  const client = httpClient(server);
-  try {
-    await assert.rejects(client.callTool("echo", { text: "a" }), (e: unknown) => {
-      assert.ok(e instanceof McpTransportError);
-      assert.equal(e.message, "MCP tool call failed: Unsupported result type 'input_required' for tools/call");
-      return true;
-    });
-    assert.deepEqual(await client.callTool("echo", { text: "b" }), { status: "success", result: "b", resultJson: '"b"' });
-    assert.deepEqual(server.rpcMethods(), ["initialize", "server/discover", "tools/call", "tools/call"]);
-  } finally {
-    await client.close();
-    await server.close();
-  }
+  const inputRequired = { resultType: "input_required", inputRequests: { a: { method: "elicitation/create", params: { message: "who are you?", requestedSchema: { type: "object", properties: {} } } } } };
+  await firstCallFails(
+    (res, id) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id, result: inputRequired })),
+    "MCP tool call failed: Unsupported result type 'input_required' for tools/call",
+  );
 });

@@ -34,6 +34,11 @@ type ReadResult = Inbound | { readonly kind: "aborted" };
 
 const noop = (): void => {};
 
+/** Whether the `n`th occurrence of a refused input is logged: the 1st, 10th, 100th, … (a flood cannot flood the log). */
+function isLogged(n: number): boolean {
+  return n === 10 ** Math.round(Math.log10(n));
+}
+
 /** Marks a promise handled (the caller may still await it) and returns it. */
 function handled<T>(p: Promise<T>): Promise<T> {
   p.catch(noop);
@@ -218,23 +223,13 @@ export class ConverseSession {
       }
       // duplex_start opens a stream or nothing: on a later message (or on a handler without duplex) it is refused.
       if (message.duplexStart !== undefined) {
-        await this.#send({
-          message: {
-            case: "error",
-            value: { code: RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, message: RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE },
-          },
-        });
+        await this.#sendError(RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE);
         continue;
       }
       // Audio without a duplex session is refused, never turned into an empty text turn.
       if (message.audioInput !== undefined) {
         this.#refuseAudio();
-        await this.#send({
-          message: {
-            case: "error",
-            value: { code: RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, message: RuntimeMessages.AUDIO_INPUT_UNSUPPORTED_MESSAGE },
-          },
-        });
+        await this.#sendError(RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, RuntimeMessages.AUDIO_INPUT_UNSUPPORTED_MESSAGE);
         continue;
       }
       // A result with no call awaiting it (a late answer, a replay, a confused
@@ -259,6 +254,10 @@ export class ConverseSession {
 
   #send(frame: ServerFrame): Promise<void> {
     return this.#queue.push(frame);
+  }
+
+  #sendError(code: string, message: string): Promise<void> {
+    return this.#send({ message: { case: "error", value: { code, message } } });
   }
 
   async #turn(message: ClientMessage): Promise<void> {
@@ -294,9 +293,7 @@ export class ConverseSession {
       }
     }
     if (failed) {
-      await this.#send({
-        message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } },
-      });
+      await this.#sendError(RuntimeMessages.INTERNAL_ERROR_CODE, RuntimeMessages.INTERNAL_ERROR_MESSAGE);
     } else if (!state.done) {
       await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequence.last } } });
     }
@@ -339,7 +336,7 @@ export class ConverseSession {
       },
     });
     if (failed) {
-      await this.#send({ message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } } });
+      await this.#sendError(RuntimeMessages.INTERNAL_ERROR_CODE, RuntimeMessages.INTERNAL_ERROR_MESSAGE);
       return;
     }
     const audio = new AudioQueue();
@@ -407,7 +404,7 @@ export class ConverseSession {
     audio.end();
     if (failed) {
       this.#deps.logger.error("runtime: duplex handler failed", { sessionId: message.sessionId, error: toError(error).message });
-      await this.#send({ message: { case: "error", value: { code: RuntimeMessages.INTERNAL_ERROR_CODE, message: RuntimeMessages.INTERNAL_ERROR_MESSAGE } } });
+      await this.#sendError(RuntimeMessages.INTERNAL_ERROR_CODE, RuntimeMessages.INTERNAL_ERROR_MESSAGE);
     } else if (!state.done) {
       await this.#send({ message: { case: "done", value: { recordSequenceHighWater: recordSequence.last } } });
     }
@@ -420,7 +417,7 @@ export class ConverseSession {
   /** A message other than `audio_input` during a duplex session: logged at the 1st, 10th, 100th, … */
   #refuseInDuplex(): void {
     const refused = ++this.#duplexOthers;
-    if (refused !== 10 ** Math.round(Math.log10(refused))) return;
+    if (!isLogged(refused)) return;
     this.#deps.logger.warn("runtime: refused a message other than audio_input during a duplex session", { refused });
   }
 
@@ -585,7 +582,7 @@ export class ConverseSession {
    */
   #dropStray(callId: string): void {
     const dropped = ++this.#strays;
-    if (dropped !== 10 ** Math.round(Math.log10(dropped))) return;
+    if (!isLogged(dropped)) return;
     this.#deps.logger.warn("runtime: dropped a client_tool_result whose call_id matches no pending tool call", { callId: callId.slice(0, 128), dropped });
   }
 
@@ -597,7 +594,7 @@ export class ConverseSession {
   #refuseContentWithResult(message: ClientMessage): void {
     if (message.content === "" && message.parts.length === 0) return;
     const refused = ++this.#contentWithResults;
-    if (refused !== 10 ** Math.round(Math.log10(refused))) return;
+    if (!isLogged(refused)) return;
     this.#deps.logger.warn("runtime: refused the content sent with a client_tool_result; send it as its own message", {
       callId: (message.clientToolResult?.callId ?? "").slice(0, 128),
       contentBytes: Buffer.byteLength(message.content, "utf8"),
@@ -609,7 +606,7 @@ export class ConverseSession {
   /** `audio_input` outside a duplex session: answered with DUPLEX_UNSUPPORTED; logged at the 1st, 10th, 100th, … */
   #refuseAudio(): void {
     const refused = ++this.#audioInputs;
-    if (refused !== 10 ** Math.round(Math.log10(refused))) return;
+    if (!isLogged(refused)) return;
     this.#deps.logger.warn("runtime: refused audio_input: this runtime serves no duplex session", { refused });
   }
 
