@@ -120,9 +120,42 @@ test("during a duplex session a text message is refused with a warning and toolC
   assert.deepEqual(
     logger.lines.filter((l) => l.level !== "debug").map((l) => [l.level, l.message]),
     [
-      ["warn", "runtime: refused a message other than audio_input during a duplex session"],
+      ["warn", "runtime: refused a message during a duplex session: only audio_input, up to the frame marked last, belongs to it"],
       ["error", "runtime: duplex handler failed"],
     ],
+  );
+});
+
+test("audio after the frame marked last is not part of the session: refused with a warning, never handed to the handler", async () => {
+  const logger = createCaptureLogger();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const heard: number[] = [];
+  const { client } = await start(
+    {
+      converse: async () => {},
+      async duplex(session, emit) {
+        for await (const f of session.audio) heard.push(f.sequence);
+        await gate;
+        await emit.done({ finalContent: String(heard.length) });
+      },
+    },
+    logger,
+  );
+  const s = openConverse(client);
+  s.send({ sessionId: "d5", duplexStart: START });
+  s.send({ sessionId: "d5", audioInput: { data: new Uint8Array([1]), sequence: 0, isLast: true } });
+  s.send({ sessionId: "d5", audioInput: { data: new Uint8Array([2]), sequence: 1 } });
+  for (let i = 0; i < 1000 && logger.lines.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+  release();
+  assert.deepEqual(frameJson((await s.next())!), { runtimeHello: { capabilities: ["duplex_audio"] } });
+  assert.deepEqual(frameJson((await s.next())!), { done: { finalContent: "1" } });
+  s.end();
+  assert.equal(await s.next(), undefined);
+  assert.deepEqual(heard, [0]);
+  assert.deepEqual(
+    logger.lines.map((l) => [l.level, l.message, l.fields?.["refused"]]),
+    [["warn", "runtime: refused a message during a duplex session: only audio_input, up to the frame marked last, belongs to it", 1]],
   );
 });
 

@@ -97,6 +97,11 @@ class AudioQueue implements AsyncIterable<AudioInput> {
     this.#signal();
   }
 
+  /** After {@link AudioQueue.end}: no frame is taken any more. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
   /** No more frames: the handler still gets the ones queued. */
   end(): void {
     this.#ended = true;
@@ -392,7 +397,8 @@ export class ConverseSession {
         break;
       }
       const m = inbound.message;
-      if (m.audioInput !== undefined) {
+      // Audio after the frame marked last, or anything else, is not part of the session: refused with a warning.
+      if (m.audioInput !== undefined && !audio.ended) {
         audio.push({ data: m.audioInput.data, sequence: m.audioInput.sequence, isLast: m.audioInput.isLast });
         if (m.audioInput.isLast) audio.end();
         continue;
@@ -414,11 +420,11 @@ export class ConverseSession {
     }
   }
 
-  /** A message other than `audio_input` during a duplex session: logged at the 1st, 10th, 100th, … */
+  /** A message other than `audio_input` (or audio after the last frame) during a duplex session: logged at the 1st, 10th, 100th, … */
   #refuseInDuplex(): void {
     const refused = ++this.#duplexOthers;
     if (!isLogged(refused)) return;
-    this.#deps.logger.warn("runtime: refused a message other than audio_input during a duplex session", { refused });
+    this.#deps.logger.warn("runtime: refused a message during a duplex session: only audio_input, up to the frame marked last, belongs to it", { refused });
   }
 
   /** Arms the heartbeat timer on the clock; it re-arms itself until the turn ends or is done. */
