@@ -15,6 +15,8 @@ import { createManualClock } from "../src/testing/index.js";
 import { createEchoHandler } from "../examples/echo-runtime/echo-runtime.js";
 import { createCaptureLogger } from "./helpers/capture-logger.js";
 import { startHttpServer } from "./helpers/http-server.js";
+import { startFakeBroker } from "./helpers/policy-broker.js";
+import { startSessionApi } from "./helpers/session-api.js";
 import { converse, createRuntimeClient, frameJson, openConverse } from "./helpers/runtime-client.js";
 
 const PACK = readFileSync("examples/pack.json", "utf8");
@@ -104,9 +106,11 @@ interface Frame {
   readonly health: string;
   readonly packPath: string;
   readonly logger: ReturnType<typeof createCaptureLogger>;
+  /** Requests the weather backend received. */
+  readonly backendCalls: () => number;
 }
 
-async function startFrame(handler: (ctx: Parameters<Parameters<typeof startRuntime>[0]>[0]) => RuntimeHandler, extra: Parameters<typeof startRuntime>[1] = {}): Promise<Frame> {
+async function startFrame(handler: (ctx: Parameters<Parameters<typeof startRuntime>[0]>[0]) => RuntimeHandler, extra: Parameters<typeof startRuntime>[1] = {}, env: Record<string, string> = {}): Promise<Frame> {
   const weather = await startHttpServer((_req, res) => {
     res.setHeader("content-type", "application/json");
     res.end('{"temp":18}');
@@ -118,7 +122,7 @@ async function startFrame(handler: (ctx: Parameters<Parameters<typeof startRunti
   writeFileSync(join(dir, "tools.yaml"), registryFor(weather.url));
   const logger = createCaptureLogger();
   const runtime = await startRuntime(handler, {
-    env: { OMNIA_AGENT_NAME: "echo", OMNIA_NAMESPACE: "dev", OMNIA_PROMPTPACK_PATH: packPath, OMNIA_PROMPT_NAME: "support", OMNIA_TOOLS_CONFIG_PATH: join(dir, "tools.yaml"), OMNIA_GRPC_PORT: "0", OMNIA_HEALTH_PORT: "0" },
+    env: { OMNIA_AGENT_NAME: "echo", OMNIA_NAMESPACE: "dev", OMNIA_PROMPTPACK_PATH: packPath, OMNIA_PROMPT_NAME: "support", OMNIA_TOOLS_CONFIG_PATH: join(dir, "tools.yaml"), OMNIA_GRPC_PORT: "0", OMNIA_HEALTH_PORT: "0", ...env },
     host: "127.0.0.1",
     logger,
     handleSignals: false,
@@ -126,7 +130,7 @@ async function startFrame(handler: (ctx: Parameters<Parameters<typeof startRunti
     ...extra,
   });
   cleanups.push(() => runtime.stop());
-  return { runtime, health: `http://127.0.0.1:${runtime.healthPort}`, packPath, logger };
+  return { runtime, health: `http://127.0.0.1:${runtime.healthPort}`, packPath, logger, backendCalls: () => weather.requests.length };
 }
 
 async function get(url: string): Promise<[number, string, string | null]> {
@@ -167,6 +171,33 @@ test("startRuntime: the pack, prompt, registry and reconciliation reach createHa
   writeFileSync(f.packPath, PACK);
   assert.deepEqual((await get(`${f.health}/readyz`)).slice(0, 2), [200, "ok"]);
   assert.deepEqual((await get(`${f.health}/nope`)).slice(0, 2), [404, "404 page not found\n"]);
+});
+
+test("POLICY_BROKER_URL puts the broker sidecar in front of every call; SESSION_API_URL records each call there", async () => {
+  const broker = await startFakeBroker({ allow: false, deniedBy: "no-weather", message: "weather is off today" });
+  cleanups.push(() => broker.close());
+  const api = await startSessionApi();
+  cleanups.push(() => api.close());
+  const f = await startFrame(({ executor, reconciliation }) => createEchoHandler(executor, reconciliation).handler, {}, { POLICY_BROKER_URL: broker.url, SESSION_API_URL: api.url });
+  const client = createRuntimeClient(`http://127.0.0.1:${f.runtime.server.port}`);
+  cleanups.push(() => client.close());
+  const r = await converse(client, [{ sessionId: "s1", content: 'call get_weather {"city":"Paris"}' }], { headers: { "x-omnia-session-id": "5b0c4f8e-8a51-4b44-9a0e-2f1d6c7b9e10" } });
+  assert.deepEqual(r.frames.map(frameJson).at(-1), { done: { finalContent: 'tool call denied by policy: weather is off today (rule "no-weather")', finishReason: "stop", recordSequenceHighWater: "1" } });
+  assert.deepEqual(broker.decisions.map((d) => [d.method, d.url]), [["POST", "/v1/decision"]]);
+  assert.equal(f.backendCalls(), 0);
+  await f.runtime.stop();
+  // The pending row, then the denial (session-api's status for a denial is error), both with the call's position.
+  assert.deepEqual(
+    api.server.requests.map((q) => {
+      const row = JSON.parse(q.body.toString("utf8")) as { status: string; sequenceNum?: number; errorMessage?: string };
+      return [q.url, row.status, row.sequenceNum, row.errorMessage];
+    }),
+    [
+      ["/api/v1/sessions/5b0c4f8e-8a51-4b44-9a0e-2f1d6c7b9e10/tool-calls", "pending", 1, undefined],
+      ["/api/v1/sessions/5b0c4f8e-8a51-4b44-9a0e-2f1d6c7b9e10/tool-calls", "error", 1, 'tool call denied by policy: weather is off today (rule "no-weather")'],
+    ],
+  );
+  assert.deepEqual(api.invalid, []);
 });
 
 test("stop(): readiness fails first, a turn in flight finishes within the drain, one still running at its end gets UNAVAILABLE", async () => {

@@ -172,6 +172,7 @@ export async function startRuntime(
     const recorder = environment.sessionApiUrl === undefined ? undefined : createSessionApiRecorder({ url: environment.sessionApiUrl, logger, clock, meter });
     if (recorder !== undefined) cleanups.push(() => recorder.close({ timeoutMs: options.flushMs ?? DEFAULT_FLUSH_MS }));
     const policy = environment.policyBrokerUrl === undefined ? undefined : createPolicyBrokerClient({ url: environment.policyBrokerUrl, failOpen: environment.policyBrokerFailOpen });
+    if (policy !== undefined) cleanups.push(() => policy.close());
     const hostTelemetry = options.executor?.telemetry;
     const executor = createToolExecutor({
       ...options.executor,
@@ -214,19 +215,25 @@ export async function startRuntime(
       host,
     );
     let stopping: Promise<void> | undefined;
+    let onSignal: ((signal: NodeJS.Signals) => void) | undefined;
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
         draining = true;
+        if (onSignal !== undefined) {
+          process.off("SIGTERM", onSignal);
+          process.off("SIGINT", onSignal);
+        }
         logger.info("runtime stopping", { drainMs: options.drainMs ?? DEFAULT_DRAIN_MS });
         for (const cleanup of cleanups) await cleanup().catch((error: unknown) => logger.error("runtime stop step failed", { error: toError(error).message }));
         await health.close();
         logger.info("runtime stopped", {});
       })());
     if (options.handleSignals !== false) {
-      const onSignal = (signal: NodeJS.Signals): void => {
+      onSignal = (signal: NodeJS.Signals): void => {
         logger.info("signal received", { signal });
         void stop().then(() => exit(0));
       };
+      // A second signal while stopping finds no handler: Node's default ends the process at once.
       process.once("SIGTERM", onSignal);
       process.once("SIGINT", onSignal);
     }
