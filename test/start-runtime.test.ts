@@ -81,6 +81,8 @@ test("readRuntimeEnvironment: Omnia's defaults, and one error naming each bad va
   assert.equal(failure({ ...base, OMNIA_HEALTH_PORT: "65536" }), 'invalid OMNIA_HEALTH_PORT: "65536" is not a port number from 0 to 65535');
   assert.equal(failure({ ...base, OMNIA_TRACING_SAMPLE_RATE: "1.5" }), "invalid OMNIA_TRACING_SAMPLE_RATE: must be between 0.0 and 1.0");
   assert.equal(failure({ ...base, POLICY_BROKER_FAIL_MODE: "maybe" }), 'invalid POLICY_BROKER_FAIL_MODE: "maybe" is not open or closed');
+  assert.equal(failure({ ...base, OMNIA_TRACING_SAMPLE_RATE: "0x1" }), 'invalid OMNIA_TRACING_SAMPLE_RATE: "0x1" is not a number');
+  assert.equal(failure({ ...base, OMNIA_GRPC_PORT: "9".repeat(100_000) }), `invalid OMNIA_GRPC_PORT: "${"9".repeat(64)}..." is not a port number from 0 to 65535`);
   assert.equal(readRuntimeEnvironment({ ...base, OMNIA_GRPC_PORT: "0", POLICY_BROKER_FAIL_MODE: "open" }).grpcPort, 0);
 });
 
@@ -96,7 +98,7 @@ test("a failed start logs one line naming the cause, exits 1 and leaves nothing 
     logger.lines.filter((l) => l.level === "error").map((l) => [l.message, String(l.fields?.["error"]).replace(dir, "<dir>")]),
     [
       ["runtime failed to start", "OMNIA_AGENT_NAME is required (set via Downward API)"],
-      ["runtime failed to start", "ENOENT: no such file or directory, open '<dir>/missing.json'"],
+      ["runtime failed to start", "OMNIA_PROMPTPACK_PATH: ENOENT: no such file or directory, open '<dir>/missing.json'"],
     ],
   );
 });
@@ -263,6 +265,26 @@ test("stop(): a turn that outlives the drain ends with UNAVAILABLE `transport is
   assert.equal(r.error?.rawMessage, "transport is closing");
   assert.equal(r.error?.code, 14);
   await stopping;
+});
+
+test("stop() with a facade's stream left open (it never closes its side): done at drainMs + 1 s on the clock, not serveRuntime's 5 s grace", async () => {
+  const clock = createManualClock();
+  const f = await startFrame(() => ({ capabilities: () => [], converse: async (_turn: Turn, emit: Emitter) => emit.done({ finalContent: "ok" }) }), { clock, drainMs: 2_000 });
+  const client = createRuntimeClient(`http://127.0.0.1:${f.runtime.server.port}`);
+  cleanups.push(() => client.close());
+  const open = openConverse(client);
+  open.send({ sessionId: "s1", content: "hi" });
+  await open.until("done");
+  let stopped = false;
+  const stopping = f.runtime.stop().then(() => (stopped = true));
+  for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+  clock.advance(2_000);
+  for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(stopped, false, "still inside the 1 s grace");
+  clock.advance(1_000);
+  await stopping;
+  assert.equal(stopped, true);
+  open.cancel();
 });
 
 test("examples/echo-runtime/main.ts with only the operator's environment: conformance, health, metrics, and SIGTERM with a turn in flight exits 0", async () => {

@@ -48,11 +48,16 @@ function value(env: Readonly<Record<string, string | undefined>>, name: string):
   return v === undefined || v === "" ? undefined : v;
 }
 
+/** A value as an error shows it: quoted, at most 64 characters. */
+function shown(raw: string): string {
+  return JSON.stringify(raw.length > 64 ? `${raw.slice(0, 64)}...` : raw);
+}
+
 function port(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
   const raw = value(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError({ path: "", message: `invalid ${name}: ${JSON.stringify(raw)} is not a port number from 0 to 65535` });
+    throw new ConfigError({ path: "", message: `invalid ${name}: ${shown(raw)} is not a port number from 0 to 65535` });
   }
   return Number(raw);
 }
@@ -84,12 +89,12 @@ export function readRuntimeEnvironment(env: Readonly<Record<string, string | und
   let sampleRate: number | undefined;
   if (rate !== undefined) {
     sampleRate = Number(rate);
-    if (rate.trim() === "" || !Number.isFinite(sampleRate)) throw new ConfigError({ path: "", message: `invalid OMNIA_TRACING_SAMPLE_RATE: ${JSON.stringify(rate)} is not a number` });
+    if (!/^\d+(\.\d+)?$/.test(rate)) throw new ConfigError({ path: "", message: `invalid OMNIA_TRACING_SAMPLE_RATE: ${shown(rate)} is not a number` });
     if (sampleRate < 0 || sampleRate > 1) throw new ConfigError({ path: "", message: "invalid OMNIA_TRACING_SAMPLE_RATE: must be between 0.0 and 1.0" });
   }
   const failMode = value(env, "POLICY_BROKER_FAIL_MODE") ?? "closed";
   if (failMode !== "open" && failMode !== "closed") {
-    throw new ConfigError({ path: "", message: `invalid POLICY_BROKER_FAIL_MODE: ${JSON.stringify(failMode)} is not open or closed` });
+    throw new ConfigError({ path: "", message: `invalid POLICY_BROKER_FAIL_MODE: ${shown(failMode)} is not open or closed` });
   }
   return Object.freeze({
     agentName,

@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { InvalidOptionError, systemClock, toError, type Clock, type Logger } from "../core/index.js";
+import { ConfigError, InvalidOptionError, systemClock, toError, type Clock, type Logger } from "../core/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions } from "../executor/index.js";
 import { emptyToolRegistry, loadPromptPack, loadToolRegistry, type PackPrompt, type PromptPack, type ToolRegistry } from "../manifest/index.js";
 import { createPolicyBrokerClient } from "../policy/index.js";
@@ -51,7 +52,12 @@ export interface StartRuntimeOptions {
   readonly logger?: Logger | undefined;
   /** The interface both servers listen on. Default `0.0.0.0` (inside the pod; the runtime still refuses non-loopback peers as `serveRuntime` does). */
   readonly host?: string | undefined;
-  /** After SIGTERM, how long calls in flight may finish, in ms. Default 10 000 (Go's `GracefulStop` bound). */
+  /**
+   * After SIGTERM, how long calls in flight may finish, in ms. Default 10 000
+   * (Go's `GracefulStop` bound). Streams still open then are ended, and their
+   * sessions destroyed 1 s later (`serve.closeGraceMs`); with the recorder's
+   * `flushMs`, a stop takes at most `drainMs` + 1 s + `flushMs`.
+   */
   readonly drainMs?: number | undefined;
   /** After the drain, how long the recorder may deliver what it holds, in ms. Default 5 000. */
   readonly flushMs?: number | undefined;
@@ -95,11 +101,31 @@ const stderrLogger: Logger = {
   error: (message, fields) => process.stderr.write(`${JSON.stringify({ level: "error", message, ...fields })}\n`),
 };
 
+/** A mounted pack or registry larger than this is refused: the operator's ConfigMaps hold at most 1 MiB. */
+const MAX_MOUNTED_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads a mounted file (the pack, the registry) without trusting what the path
+ * is: opened non-blocking (a FIFO or a device never holds the read), and only a
+ * regular file of at most 8 MiB is read.
+ */
+async function readMountedFile(path: string): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
+    if (stat.size > MAX_MOUNTED_FILE_BYTES) throw new Error(`${path} is ${stat.size} bytes, over the ${MAX_MOUNTED_FILE_BYTES}-byte limit`);
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 /** `pack file unreadable: …` or `pack schema invalid: …` (Omnia's readiness texts), or undefined when the mounted pack is valid. */
 async function packProblem(path: string): Promise<string | undefined> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readMountedFile(path);
   } catch (error) {
     return `pack file unreadable: ${toError(error).message}`;
   }
@@ -146,7 +172,7 @@ export async function startRuntime(
   options: StartRuntimeOptions = {},
 ): Promise<StartedRuntime> {
   if (typeof createHandler !== "function") throw new InvalidOptionError(`startRuntime: createHandler must be a function; got ${typeof createHandler}`);
-  const logger = options.logger ?? stderrLogger;
+  const logger = safeLogger(options.logger ?? stderrLogger);
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const clock = options.clock ?? systemClock;
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -162,16 +188,18 @@ export async function startRuntime(
       toolsConfigPath: environment.toolsConfigPath ?? "",
       sessionAPIURL: environment.sessionApiUrl ?? "",
     });
-    const pack = loadPromptPack(await readFile(environment.promptPackPath, "utf8"), { format: "json", logger });
+    const pack = loadPromptPack(await readMountedFile(environment.promptPackPath).catch((e: unknown) => fail("OMNIA_PROMPTPACK_PATH", e)), { format: "json", logger });
     const prompt = pack.prompts[environment.promptName];
     if (prompt === undefined) logger.warn("the pack has no prompt of this name", { promptName: environment.promptName, prompts: Object.keys(pack.prompts) });
-    const registry = environment.toolsConfigPath === undefined ? emptyToolRegistry() : loadToolRegistry(await readFile(environment.toolsConfigPath, "utf8"), { logger });
+    const registry = environment.toolsConfigPath === undefined ? emptyToolRegistry() : loadToolRegistry(await readMountedFile(environment.toolsConfigPath).catch((e: unknown) => fail("OMNIA_TOOLS_CONFIG_PATH", e)), { logger });
     const reconciliation = reconcileTools(pack, registry, { logger });
     const meter = new PrometheusMeter();
     meter.setGauge("omnia_runtime_info", "Runtime information gauge (always 1)", { agent: environment.agentName, namespace: environment.namespace }, 1);
-    const recorder = environment.sessionApiUrl === undefined ? undefined : createSessionApiRecorder({ url: environment.sessionApiUrl, logger, clock, meter });
+    const sessionApiUrl = environment.sessionApiUrl;
+    const recorder = sessionApiUrl === undefined ? undefined : named("SESSION_API_URL", () => createSessionApiRecorder({ url: sessionApiUrl, logger, clock, meter }));
     if (recorder !== undefined) cleanups.push(() => recorder.close({ timeoutMs: options.flushMs ?? DEFAULT_FLUSH_MS }));
-    const policy = environment.policyBrokerUrl === undefined ? undefined : createPolicyBrokerClient({ url: environment.policyBrokerUrl, failOpen: environment.policyBrokerFailOpen });
+    const brokerUrl = environment.policyBrokerUrl;
+    const policy = brokerUrl === undefined ? undefined : named("POLICY_BROKER_URL", () => createPolicyBrokerClient({ url: brokerUrl, failOpen: environment.policyBrokerFailOpen }));
     if (policy !== undefined) cleanups.push(() => policy.close());
     const hostTelemetry = options.executor?.telemetry;
     const executor = createToolExecutor({
@@ -185,7 +213,9 @@ export async function startRuntime(
     cleanups.unshift(() => executor.close());
     const handler = await createHandler({ environment, registry, pack, prompt, reconciliation, executor, recorder, logger });
     const host = options.host ?? "0.0.0.0";
-    const server = await serveRuntime(handler, { ...options.serve, port: environment.grpcPort, host, logger, clock });
+    // A facade's stream stays open after its status until the client closes it: past the drain, 1 s (not
+    // serveRuntime's 5 s) before such sessions are destroyed, so a stop takes drainMs + 1 s + flushMs at most.
+    const server = await serveRuntime(handler, { closeGraceMs: 1_000, ...options.serve, port: environment.grpcPort, host, logger, clock });
     cleanups.unshift(() => server.close({ drainMs: options.drainMs ?? DEFAULT_DRAIN_MS }));
     let draining = false;
     // Probes that arrive together share one read of the pack: a burst of /readyz costs one parse.
@@ -245,6 +275,33 @@ export async function startRuntime(
     exit(1);
     throw error;
   }
+}
+
+/** The variable's name on an error about its value (`SESSION_API_URL: createSessionApiRecorder: url …`). */
+function fail(variable: string, error: unknown): never {
+  throw new ConfigError({ path: "", message: `${variable}: ${toError(error).message}` }, { cause: error });
+}
+
+function named<T>(variable: string, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    return fail(variable, error);
+  }
+}
+
+/** The host's logger, whose throw never reaches a probe, a stop or a start. */
+function safeLogger(logger: Logger): Logger {
+  const guard =
+    (level: keyof Logger) =>
+    (message: string, fields?: Readonly<Record<string, unknown>>): void => {
+      try {
+        logger[level](message, fields);
+      } catch {
+        // a broken log transport must not stop the runtime
+      }
+    };
+  return { debug: guard("debug"), info: guard("info"), warn: guard("warn"), error: guard("error") };
 }
 
 /** Listens, and closes with every socket destroyed (a probe holds nothing open). */
