@@ -191,6 +191,12 @@ describe("echo-runtime", () => {
     const invoked = await s.started.client.runtime.invoke({ invocationId: "inv-9", inputJson: '{"tool":"get_weather","arguments":{"city":"Rome"}}', recordSequenceBase: 100n });
     assert.equal(invoked.recordSequenceHighWater, 101n);
     assert.deepEqual(s.recorder.records.map((r) => r.sequenceNum), [42, 43, 101]);
+    // A base at the end of int64: the call is recorded without a position, and the stream carries on.
+    const top = await converse(s.started.client, [{ sessionId: "s1", content: 'call get_weather {"city":"Nice"}', recordSequenceBase: 0x7fffffffffffffffn }]);
+    assert.equal(top.error, undefined);
+    assert.equal((frameJson(top.frames.at(-1)!) as { done: { recordSequenceHighWater: string } }).done.recordSequenceHighWater, "9223372036854775807");
+    assert.equal(s.recorder.records.at(-1)?.sequenceNum, undefined);
+    assert.equal(s.recorder.records.length, 4);
   });
 
   test("a client call the client never answered is recorded denied when its stream ends (#34 item 6)", async () => {

@@ -120,22 +120,27 @@ test("during a duplex session a text message is refused with a warning and toolC
   assert.deepEqual(
     logger.lines.filter((l) => l.level !== "debug").map((l) => [l.level, l.message]),
     [
-      ["warn", "runtime: refused a message during a duplex session: only audio_input, up to the frame marked last, belongs to it"],
+      ["warn", "runtime: refused a message during a duplex session: only audio_input belongs to it until the frame marked last"],
       ["error", "runtime: duplex handler failed"],
     ],
   );
 });
 
-test("audio after the frame marked last is not part of the session: refused with a warning, never handed to the handler", async () => {
+test("after the frame marked last the session stops reading: later audio is refused outside the session, and a text message after it is a turn", async () => {
   const logger = createCaptureLogger();
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const heard: number[] = [];
+  let entered!: () => void;
+  const lastHeard = new Promise<void>((resolve) => (entered = resolve));
   const { client } = await start(
     {
-      converse: async () => {},
+      converse: async (turn, emit) => {
+        await emit.done({ finalContent: `text: ${turn.content}` });
+      },
       async duplex(session, emit) {
         for await (const f of session.audio) heard.push(f.sequence);
+        entered();
         await gate;
         await emit.done({ finalContent: String(heard.length) });
       },
@@ -146,17 +151,87 @@ test("audio after the frame marked last is not part of the session: refused with
   s.send({ sessionId: "d5", duplexStart: START });
   s.send({ sessionId: "d5", audioInput: { data: new Uint8Array([1]), sequence: 0, isLast: true } });
   s.send({ sessionId: "d5", audioInput: { data: new Uint8Array([2]), sequence: 1 } });
-  for (let i = 0; i < 1000 && logger.lines.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+  s.send({ sessionId: "d5", content: "after the session" });
+  await lastHeard;
   release();
-  assert.deepEqual(frameJson((await s.next())!), { runtimeHello: { capabilities: ["duplex_audio"] } });
-  assert.deepEqual(frameJson((await s.next())!), { done: { finalContent: "1" } });
   s.end();
-  assert.equal(await s.next(), undefined);
+  const frames = [];
+  for (let f = await s.next(); f !== undefined; f = await s.next()) frames.push(frameJson(f));
+  assert.deepEqual(frames, [
+    { runtimeHello: { capabilities: ["duplex_audio"] } },
+    { done: { finalContent: "1" } },
+    { error: { code: "DUPLEX_UNSUPPORTED", message: "audio_input outside a duplex session: open one with duplex_start as the stream's first message" } },
+    { done: { finalContent: "text: after the session" } },
+  ]);
   assert.deepEqual(heard, [0]);
   assert.deepEqual(
     logger.lines.map((l) => [l.level, l.message, l.fields?.["refused"]]),
-    [["warn", "runtime: refused a message during a duplex session: only audio_input, up to the frame marked last, belongs to it", 1]],
+    [["warn", "runtime: refused audio_input: this runtime serves no duplex session", 1]],
   );
+});
+
+test("a facade flooding empty audio frames fills the session's bound as well as large ones do", async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let count = 0;
+  const { client } = await start({
+    converse: async () => {},
+    async duplex(session, emit) {
+      await gate;
+      for await (const _f of session.audio) count++;
+      await emit.done({ finalContent: String(count) });
+    },
+  });
+  let pulled = 0;
+  async function* flood() {
+    yield { sessionId: "e", duplexStart: START };
+    for (let i = 0; i < 20_000; i++) {
+      pulled++;
+      yield { sessionId: "e", audioInput: { data: new Uint8Array(0), sequence: i, isLast: i === 19_999 } };
+    }
+  }
+  const frames: string[] = [];
+  const reading = (async () => {
+    for await (const f of client.runtime.converse(flood())) frames.push(f.message.case ?? "");
+  })();
+  for (let i = 0, last = -1; i < 100 && pulled !== last; i++) {
+    last = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.ok(pulled < 20_000, `the client got all ${pulled} empty frames out while the handler took none`);
+  release();
+  await reading;
+  assert.equal(count, 20_000);
+  assert.deepEqual(frames, ["runtimeHello", "done"]);
+});
+
+test("a counter-offer the hello cannot carry (a negative sample rate) gets the hello without it, then INTERNAL_ERROR; a Done high water past int64 is refused", async () => {
+  const logger = createCaptureLogger();
+  const doneErrors: string[] = [];
+  const { client } = await start(
+    {
+      converse: async (_turn, emit) => {
+        await emit.done({ recordSequenceHighWater: 2n ** 64n }).catch((e: Error) => doneErrors.push(`${e.name}: ${e.message}`));
+      },
+      negotiateDuplex: () => ({ media: { sampleRate: -1.5 } }),
+      duplex: async () => {},
+    },
+    logger,
+  );
+  const duplex = await converse(client, [{ sessionId: "d6", duplexStart: START }]);
+  assert.equal(duplex.error, undefined);
+  assert.deepEqual(duplex.frames.map(frameJson), [
+    { runtimeHello: { capabilities: ["duplex_audio"] } },
+    { error: { code: "INTERNAL_ERROR", message: "an internal error occurred while processing the message" } },
+  ]);
+  assert.deepEqual(
+    logger.lines.map((l) => [l.message, l.fields?.["error"]]),
+    [["runtime: negotiateDuplex handler failed", "negotiateDuplex: media.sampleRate must be a whole number from 0 to 2147483647; got -1.5"]],
+  );
+  const text = await converse(client, [{ sessionId: "d6", content: "hi" }]);
+  assert.equal(text.error, undefined);
+  assert.deepEqual(text.frames.map(frameJson), [{ runtimeHello: { capabilities: ["duplex_audio"] } }, { done: {} }]);
+  assert.deepEqual(doneErrors, ["RangeError: record_sequence_high_water must fit in int64; got 18446744073709551616"]);
 });
 
 test("a handler without duplex keeps refusing: hello (no duplex_audio), then DUPLEX_UNSUPPORTED, whatever capabilities() says", async () => {

@@ -111,8 +111,8 @@ export function createReport(deps: {
     if (state.sequenceNum === undefined && state.ctx.recordSequence !== undefined) {
       try {
         const n = Number(state.ctx.recordSequence.next());
-        if (Number.isSafeInteger(n)) state.sequenceNum = n;
-        else logger.error("tool executor: recordSequence.next() gave no whole number; the record carries none", { toolName: state.toolName, callId: state.callId });
+        if (Number.isSafeInteger(n) && n >= 0) state.sequenceNum = n;
+        else logger.error("tool executor: recordSequence.next() gave no whole number from 0; the record carries none", { toolName: state.toolName, callId: state.callId });
       } catch (e) {
         logger.error("tool executor: recordSequence.next() threw; the record carries none", { toolName: state.toolName, callId: state.callId, error: toError(e).message });
       }

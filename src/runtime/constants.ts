@@ -13,6 +13,10 @@ export const RuntimeMessages = Object.freeze({
   DUPLEX_UNSUPPORTED_MESSAGE: "duplex audio is not supported by this runtime",
   /** `Error.message` of the frame (code `DUPLEX_UNSUPPORTED`) an `audio_input` message gets: it is not a turn. */
   AUDIO_INPUT_UNSUPPORTED_MESSAGE: "audio_input needs a duplex session, which this runtime does not serve",
+  /** The same, from a runtime that serves duplex: the audio came outside a session (before it, after its last frame). */
+  AUDIO_INPUT_OUTSIDE_SESSION_MESSAGE: "audio_input outside a duplex session: open one with duplex_start as the stream's first message",
+  /** `Error.message` (code `DUPLEX_UNSUPPORTED`) of a `duplex_start` that is not its stream's first message, on a runtime that serves duplex. */
+  DUPLEX_NOT_FIRST_MESSAGE: "duplex_start must be the stream's first message",
   /** `FailedPrecondition` when a message without `client_tool_result` arrives while a result is awaited. */
   EXPECTED_CLIENT_TOOL_RESULT: "expected ClientToolResult after ToolCall",
   INVOKE_UNSUPPORTED: "invoke is not supported by this runtime",

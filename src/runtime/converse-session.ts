@@ -34,6 +34,26 @@ type ReadResult = Inbound | { readonly kind: "aborted" };
 
 const noop = (): void => {};
 
+/** A counter-offer the hello can carry: a string codec, whole sample rate and channel count from 0 to 2^31-1, a known voice mode. */
+function checkedNegotiation(value: DuplexNegotiation | undefined): DuplexNegotiation {
+  if (value === undefined || value === null) return {};
+  const int32 = (name: string, n: unknown): void => {
+    if (n !== undefined && !(typeof n === "number" && Number.isInteger(n) && n >= 0 && n <= 0x7fffffff)) {
+      throw new RangeError(`negotiateDuplex: media.${name} must be a whole number from 0 to 2147483647; got ${String(n)}`);
+    }
+  };
+  const media = value.media;
+  if (media !== undefined) {
+    if (media.codec !== undefined && typeof media.codec !== "string") throw new RangeError(`negotiateDuplex: media.codec must be a string; got ${typeof media.codec}`);
+    int32("sampleRate", media.sampleRate);
+    int32("channels", media.channels);
+  }
+  if (value.voiceMode !== undefined && value.voiceMode !== "realtime" && value.voiceMode !== "cascaded") {
+    throw new RangeError(`negotiateDuplex: voiceMode must be "realtime" or "cascaded"; got ${String(value.voiceMode)}`);
+  }
+  return value;
+}
+
 /** Whether the `n`th occurrence of a refused input is logged: the 1st, 10th, 100th, … (a flood cannot flood the log). */
 function isLogged(n: number): boolean {
   return n === 10 ** Math.round(Math.log10(n));
@@ -77,6 +97,8 @@ function replyFromProto(r: ProtoClientToolResult): ClientToolReply {
 
 /** The audio a duplex session holds for its handler before it stops reading the stream (HTTP/2 flow control then slows the facade). */
 const AUDIO_QUEUE_BYTES = 1024 * 1024;
+/** What one held frame costs besides its bytes: a flood of empty frames fills the queue too. */
+const AUDIO_FRAME_OVERHEAD_BYTES = 256;
 
 /**
  * The client's audio frames for the handler: pushed by the read loop, iterated
@@ -92,8 +114,10 @@ class AudioQueue implements AsyncIterable<AudioInput> {
 
   push(item: AudioInput): void {
     if (this.#ended) return;
-    this.#items.push(item);
-    this.#bytes += item.data.byteLength;
+    // A copy: the decoded frame's bytes are a view into the whole inbound message, which may be far larger.
+    const data = item.data.slice();
+    this.#items.push({ ...item, data });
+    this.#bytes += data.byteLength + AUDIO_FRAME_OVERHEAD_BYTES;
     this.#signal();
   }
 
@@ -119,7 +143,7 @@ class AudioQueue implements AsyncIterable<AudioInput> {
     for (;;) {
       const item = this.#items.shift();
       if (item !== undefined) {
-        this.#bytes -= item.data.byteLength;
+        this.#bytes -= item.data.byteLength + AUDIO_FRAME_OVERHEAD_BYTES;
         if (this.#bytes < AUDIO_QUEUE_BYTES) this.#room();
         yield item;
         continue;
@@ -228,13 +252,13 @@ export class ConverseSession {
       }
       // duplex_start opens a stream or nothing: on a later message (or on a handler without duplex) it is refused.
       if (message.duplexStart !== undefined) {
-        await this.#sendError(RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE);
+        await this.#sendError(RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, this.#servesDuplex() ? RuntimeMessages.DUPLEX_NOT_FIRST_MESSAGE : RuntimeMessages.DUPLEX_UNSUPPORTED_MESSAGE);
         continue;
       }
       // Audio without a duplex session is refused, never turned into an empty text turn.
       if (message.audioInput !== undefined) {
         this.#refuseAudio();
-        await this.#sendError(RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, RuntimeMessages.AUDIO_INPUT_UNSUPPORTED_MESSAGE);
+        await this.#sendError(RuntimeMessages.DUPLEX_UNSUPPORTED_CODE, this.#servesDuplex() ? RuntimeMessages.AUDIO_INPUT_OUTSIDE_SESSION_MESSAGE : RuntimeMessages.AUDIO_INPUT_UNSUPPORTED_MESSAGE);
         continue;
       }
       // A result with no call awaiting it (a late answer, a replay, a confused
@@ -259,6 +283,10 @@ export class ConverseSession {
 
   #send(frame: ServerFrame): Promise<void> {
     return this.#queue.push(frame);
+  }
+
+  #servesDuplex(): boolean {
+    return typeof this.#deps.handler.duplex === "function";
   }
 
   #sendError(code: string, message: string): Promise<void> {
@@ -324,7 +352,7 @@ export class ConverseSession {
     }
     let failed = false;
     try {
-      if (typeof handler.negotiateDuplex === "function") negotiation = (await handler.negotiateDuplex(info)) ?? {};
+      if (typeof handler.negotiateDuplex === "function") negotiation = checkedNegotiation(await handler.negotiateDuplex(info));
     } catch (err) {
       failed = true;
       this.#deps.logger.error("runtime: negotiateDuplex handler failed", { sessionId: message.sessionId, error: toError(err).message });
@@ -397,12 +425,14 @@ export class ConverseSession {
         break;
       }
       const m = inbound.message;
-      // Audio after the frame marked last, or anything else, is not part of the session: refused with a warning.
-      if (m.audioInput !== undefined && !audio.ended) {
+      if (m.audioInput !== undefined) {
         audio.push({ data: m.audioInput.data, sequence: m.audioInput.sequence, isLast: m.audioInput.isLast });
-        if (m.audioInput.isLast) audio.end();
-        continue;
+        if (!m.audioInput.isLast) continue;
+        // The session's input is over: what the client sends next belongs to the turn loop, read once the handler is done.
+        audio.end();
+        break;
       }
+      // Anything but audio while the session listens is not part of it: refused with a warning.
       this.#refuseInDuplex();
     }
     await running;
@@ -420,11 +450,11 @@ export class ConverseSession {
     }
   }
 
-  /** A message other than `audio_input` (or audio after the last frame) during a duplex session: logged at the 1st, 10th, 100th, … */
+  /** A message other than `audio_input` while a duplex session takes audio: logged at the 1st, 10th, 100th, … */
   #refuseInDuplex(): void {
     const refused = ++this.#duplexOthers;
     if (!isLogged(refused)) return;
-    this.#deps.logger.warn("runtime: refused a message during a duplex session: only audio_input, up to the frame marked last, belongs to it", { refused });
+    this.#deps.logger.warn("runtime: refused a message during a duplex session: only audio_input belongs to it until the frame marked last", { refused });
   }
 
   /** Arms the heartbeat timer on the clock; it re-arms itself until the turn ends or is done. */

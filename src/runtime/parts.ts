@@ -45,5 +45,8 @@ export function usageToProto(usage: TokenUsage | undefined): MessageInitShape<ty
 /** A record sequence position as int64. @internal Does not follow semver. */
 export function toInt64(value: bigint | number | undefined, fallback: bigint): bigint {
   if (value === undefined) return fallback;
-  return typeof value === "bigint" ? value : BigInt(Math.trunc(value));
+  if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError(`record_sequence_high_water must be a finite number; got ${value}`);
+  const n = typeof value === "bigint" ? value : BigInt(Math.trunc(value));
+  if (BigInt.asIntN(64, n) !== n) throw new RangeError(`record_sequence_high_water must fit in int64; got ${n}`);
+  return n;
 }
