@@ -43,6 +43,8 @@ interface Entry<T> {
  */
 export class PendingClientCalls<T> {
   readonly #entries = new Map<string, Entry<T>>();
+  /** One abort listener per signal, however many calls wait on it (a turn's calls share the stream's). */
+  readonly #bySignal = new WeakMap<AbortSignal, Set<() => void>>();
   readonly #clock: Clock;
   readonly #timeoutMs: number | undefined;
 
@@ -67,17 +69,35 @@ export class PendingClientCalls<T> {
     };
     const timer = timeoutMs === undefined ? undefined : this.#clock.setTimeout(() => expire(clientTimeoutReason(timeoutMs)), timeoutMs);
     let detach: (() => void) | undefined;
-    if (signal !== undefined && !signal.aborted) {
-      const onAbort = (): void => expire(CLIENT_NEVER_ANSWERED_REASON);
-      signal.addEventListener("abort", onAbort, { once: true });
-      detach = () => signal.removeEventListener("abort", onAbort);
-    }
+    if (signal !== undefined && !signal.aborted) detach = this.#onAbort(signal, () => expire(CLIENT_NEVER_ANSWERED_REASON));
     const previous = this.#entries.get(callId);
     previous?.timer?.clear();
     previous?.detach?.();
     this.#entries.set(callId, { value, timer, detach });
     // Already aborted: expired once the caller has the handed-off outcome (never before its pending record).
     if (signal?.aborted === true) queueMicrotask(() => expire(CLIENT_NEVER_ANSWERED_REASON));
+  }
+
+  /** Runs `expire` when `signal` aborts; the returned function withdraws it. */
+  #onAbort(signal: AbortSignal, expire: () => void): () => void {
+    let waiting = this.#bySignal.get(signal);
+    if (waiting === undefined) {
+      const calls = new Set<() => void>();
+      waiting = calls;
+      this.#bySignal.set(signal, calls);
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.#bySignal.delete(signal);
+          for (const run of [...calls]) run();
+        },
+        { once: true },
+      );
+    }
+    const calls = waiting;
+    calls.add(expire);
+    // The signal's one listener stays until it aborts (or is collected with it); with no call left it does nothing.
+    return () => void calls.delete(expire);
   }
 
   /** Removes and returns a pending call. @throws UnknownClientCallError when it is not pending. */

@@ -38,3 +38,9 @@ test("PrometheusMeter: counters, cumulative histogram buckets with +Inf, sum and
   );
   assert.equal(new PrometheusMeter().render(), "");
 });
+
+test("PrometheusMeter: `le` and a second attribute that cleans to a taken name are left out, so a scrape never has a duplicate label", () => {
+  const meter = new PrometheusMeter();
+  meter.createCounter("c_total", { description: "c" }).add(1, { "tool.name": "a", tool_name: "b", le: "x", z: 1 });
+  assert.equal(meter.render(), '# HELP c_total c\n# TYPE c_total counter\nc_total{tool_name="a",z="1"} 1\n');
+});

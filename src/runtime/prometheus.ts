@@ -33,13 +33,22 @@ function labelValue(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
 
+/**
+ * The series' labels, sorted by attribute name. `le` (the histogram's own) and
+ * a name that another attribute already took once cleaned (`tool.name` and
+ * `tool_name`) are left out: a scrape with a duplicate label is refused whole.
+ */
 function labelsOf(attributes: Attributes | undefined): string {
   if (attributes === undefined) return "";
   const parts: string[] = [];
+  const taken = new Set<string>(["le"]);
   for (const key of Object.keys(attributes).sort()) {
     const v = attributes[key];
     if (v === undefined) continue;
-    parts.push(`${labelName(key)}="${labelValue(String(v))}"`);
+    const name = labelName(key);
+    if (taken.has(name)) continue;
+    taken.add(name);
+    parts.push(`${name}="${labelValue(String(v))}"`);
   }
   return parts.join(",");
 }

@@ -269,6 +269,30 @@ test("the caller's signal ending before the client answers records the call deni
   assert.deepEqual(recorder.records.slice(2).map((r) => [r.callId, r.status, r.errorMessage]), [["s3", "denied", "the client never answered"]]);
 });
 
+test("client calls on one stream's signal, ten one after another and twelve at once: no listener warning, each call recorded once", async () => {
+  const { ex, recorder } = await setup();
+  const stream = new AbortController();
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.name);
+  process.on("warning", onWarning);
+  try {
+    for (let i = 0; i < 10; i++) {
+      expectClient(await ex.execute({ id: `seq-${i}`, name: "get_location", arguments: "{}" }, { ...available, signal: stream.signal }));
+      assert.equal(ex.completeClientCall({ callId: `seq-${i}`, resultJson: "1" }).status, "success");
+    }
+    for (let i = 0; i < 12; i++) expectClient(await ex.execute({ id: `par-${i}`, name: "get_location", arguments: "{}" }, { ...available, signal: stream.signal }));
+    stream.abort();
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off("warning", onWarning);
+  }
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(
+    recorder.records.map((r) => r.status),
+    [...Array.from({ length: 10 }, () => "success"), ...Array.from({ length: 12 }, () => "denied")],
+  );
+});
+
 test("no safety timeout by default: a pending call arms no timer", async () => {
   const { ex, clock, recorder } = await setup();
   expectClient(await ex.execute({ id: "p", name: "get_location", arguments: "{}" }, available));
