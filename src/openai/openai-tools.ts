@@ -20,9 +20,69 @@ export interface OpenAiFunctionTool {
     readonly name: string;
     /** Always present, empty when the tool has none (as PromptKit sends it). */
     readonly description: string;
-    /** The offered input schema, unchanged. */
+    /** The offered input schema: in strict mode as PromptKit makes it strict, else unchanged. */
     readonly parameters: { readonly [key: string]: unknown };
+    /** `true` in strict mode (PromptKit's default); absent otherwise, as PromptKit omits it. */
+    readonly strict?: true;
   };
+}
+
+/**
+ * Options of {@link toOpenAiTools}.
+ * @public
+ */
+export interface OpenAiToolsOptions {
+  /**
+   * OpenAI's strict mode for tools, as PromptKit 1.5.5's OpenAI provider sends
+   * it by default (`strict_tools`): `function.strict: true`, and each schema
+   * made strict (every object with `properties` gets `additionalProperties:
+   * false` and lists every property, sorted, as `required`; an object without
+   * `properties` gets empty ones; applied into each property and into `items`;
+   * keys in sorted order, as Go's encoder writes them). `false`: the schema
+   * unchanged and no `strict` field (PromptKit's `strict_tools: false`).
+   * Default true.
+   */
+  readonly strict?: boolean;
+}
+
+type SchemaObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is SchemaObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A copy with every object's keys sorted, as Go's `json.Marshal` of a decoded schema writes them. */
+function sortedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  if (!isObject(value)) return value;
+  const out: SchemaObject = {};
+  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key]);
+  return out;
+}
+
+/** PromptKit 1.5.5's `applyStrictToObject` (`providers/openai/openai_tools.go`), in place. */
+function applyStrict(obj: SchemaObject): void {
+  const props = obj["properties"];
+  if (isObject(props)) {
+    obj["additionalProperties"] = false;
+    // Go builds `required` from a map, in no fixed order: sorted here.
+    obj["required"] = Object.keys(props).sort();
+    for (const value of Object.values(props)) if (isObject(value)) applyStrict(value);
+  } else if (obj["type"] === "object") {
+    obj["properties"] = {};
+    obj["additionalProperties"] = false;
+    obj["required"] = [];
+  }
+  const items = obj["items"];
+  if (isObject(items)) applyStrict(items);
+}
+
+/** The schema as PromptKit's `ensureStrictSchema` sends it: made strict, every key sorted; a non-object as it is. */
+function strictSchema(schema: unknown): { readonly [key: string]: unknown } {
+  if (!isObject(schema)) return schema as { readonly [key: string]: unknown };
+  const copy = sortedCopy(schema) as SchemaObject;
+  applyStrict(copy);
+  return sortedCopy(copy) as SchemaObject;
 }
 
 /**
@@ -82,15 +142,22 @@ export interface OpenAiToolRound {
 
 /**
  * The offered tools (`turn.tools`) as Chat Completions tool definitions, in
- * the same order, each schema as it is offered (PromptKit sends it unchanged
- * and does not apply OpenAI's strict mode here). When it is empty (every tool
- * excluded), send no `tools`, `tool_choice` or `parallel_tool_calls` at all:
- * OpenAI refuses tool parameters without tools, and PromptKit (from 1.5.10)
- * then sends no tool list while the history keeps its tool messages.
+ * the same order, as PromptKit 1.5.5's OpenAI provider sends them: in strict
+ * mode by default (`function.strict: true`, each schema made strict; see
+ * {@link OpenAiToolsOptions.strict}), or with `{ strict: false }` each schema
+ * unchanged. When the list is empty (every tool excluded), send no `tools`,
+ * `tool_choice` or `parallel_tool_calls` at all: OpenAI refuses tool
+ * parameters without tools, and PromptKit (from 1.5.10) then sends no tool
+ * list while the history keeps its tool messages.
  * @public
  */
-export function toOpenAiTools(tools: readonly TurnTool[]): OpenAiFunctionTool[] {
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema as { readonly [key: string]: unknown } } }));
+export function toOpenAiTools(tools: readonly TurnTool[], options: OpenAiToolsOptions = {}): OpenAiFunctionTool[] {
+  if (options === null || typeof options !== "object") throw new InvalidOptionError(`toOpenAiTools: options must be an object; got ${String(options)}`);
+  if (options.strict !== undefined && typeof options.strict !== "boolean") throw new InvalidOptionError(`toOpenAiTools: strict must be a boolean; got ${typeof options.strict}`);
+  if (options.strict === false) {
+    return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema as { readonly [key: string]: unknown } } }));
+  }
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: strictSchema(t.inputSchema), strict: true } }));
 }
 
 /**

@@ -46,9 +46,17 @@ test("examples/openai.ts: the second request carries each call's exact text, ser
   const [first, second] = api.bodies() as { tools: unknown; messages: unknown[] }[];
   assert.equal(api.server.requests.length, 2);
   assert.equal(api.server.requests[1]?.url, "/v1/chat/completions");
+  // PromptKit 1.5.5's OpenAI provider: strict tools by default, each schema made strict, keys in Go's sorted order.
+  assert.ok(
+    api.server.requests[0]?.body.toString("utf8").includes(
+      '"tools":[{"type":"function","function":{"name":"get_location","description":"The user\'s location.","parameters":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"strict":true}},' +
+        '{"type":"function","function":{"name":"get_weather","description":"Current weather for a city.","parameters":{"additionalProperties":false,"properties":{"city":{"type":"string"}},"required":["city"],"type":"object"},"strict":true}}]',
+    ),
+    api.server.requests[0]?.body.toString("utf8"),
+  );
   assert.deepEqual(first?.tools, [
-    { type: "function", function: { name: "get_location", description: "The user's location.", parameters: { type: "object" } } },
-    { type: "function", function: { name: "get_weather", description: "Current weather for a city.", parameters: WEATHER_SCHEMA } },
+    { type: "function", function: { name: "get_location", description: "The user's location.", parameters: { type: "object", properties: {}, required: [], additionalProperties: false }, strict: true } },
+    { type: "function", function: { name: "get_weather", description: "Current weather for a city.", parameters: { ...WEATHER_SCHEMA, additionalProperties: false }, strict: true } },
   ]);
   assert.deepEqual(second?.messages.slice(2), [
     { role: "tool", tool_call_id: "call_1", content: '{\n  "city": "Paris",\n  "temp": 21\n}' },
@@ -83,7 +91,35 @@ test("fromOpenAiToolCalls keeps the model's argument text, skips custom tool cal
   });
   assert.throws(() => fromOpenAiToolCalls(null as never), (e: unknown) => e instanceof InvalidOptionError && e.message === "fromOpenAiToolCalls: message must be an assistant message object; got null");
   assert.deepEqual(toOpenAiToolMessages([{ callId: "a", content: "t" }]), [{ role: "tool", tool_call_id: "a", content: "t" }]);
-  assert.deepEqual(toOpenAiTools([{ name: "n", description: "", inputSchema: {} }]), [{ type: "function", function: { name: "n", description: "", parameters: {} } }]);
+  assert.deepEqual(toOpenAiTools([{ name: "n", description: "", inputSchema: {} }], { strict: false }), [{ type: "function", function: { name: "n", description: "", parameters: {} } }]);
+});
+
+test("toOpenAiTools: PromptKit 1.5.5's ensureStrictSchema (nested objects, items, bare objects, every property required and sorted); { strict: false } sends the schema unchanged", () => {
+  const schema = {
+    type: "object",
+    required: ["b"],
+    properties: {
+      b: { type: "string", description: "<b>" },
+      a: { type: "object", properties: { z: { type: "number" }, y: { type: "array", items: { type: "object" } } } },
+      list: { type: "array", items: { type: "object", properties: { q: { type: "boolean" } } } },
+      free: { type: "object", additionalProperties: true },
+      anyOf: { anyOf: [{ type: "object", properties: { k: { type: "string" } } }] },
+    },
+  };
+  const [strict] = toOpenAiTools([{ name: "t", description: "d", inputSchema: schema }]);
+  assert.equal(
+    JSON.stringify(strict),
+    '{"type":"function","function":{"name":"t","description":"d","parameters":{"additionalProperties":false,"properties":{' +
+      '"a":{"additionalProperties":false,"properties":{"y":{"items":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},"type":"array"},"z":{"type":"number"}},"required":["y","z"],"type":"object"},' +
+      '"anyOf":{"anyOf":[{"properties":{"k":{"type":"string"}},"type":"object"}]},' +
+      '"b":{"description":"<b>","type":"string"},' +
+      '"free":{"additionalProperties":false,"properties":{},"required":[],"type":"object"},' +
+      '"list":{"items":{"additionalProperties":false,"properties":{"q":{"type":"boolean"}},"required":["q"],"type":"object"},"type":"array"}' +
+      '},"required":["a","anyOf","b","free","list"],"type":"object"},"strict":true}}',
+  );
+  assert.deepEqual(schema.required, ["b"], "the offered schema is not changed");
+  assert.deepEqual(toOpenAiTools([{ name: "t", description: "d", inputSchema: schema }], { strict: false }), [{ type: "function", function: { name: "t", description: "d", parameters: schema } }]);
+  assert.throws(() => toOpenAiTools([], { strict: "yes" as never }), { name: "InvalidOptionError", message: "toOpenAiTools: strict must be a boolean; got string" });
 });
 
 test("examples/openai.ts: once every tool is excluded (two failures), the next request sends no tools key; the history keeps the tool messages", async () => {
