@@ -240,14 +240,7 @@ export class ConverseSession {
       // The hello is the first frame of every stream (contract 1.9.0), also of
       // one opened with duplex_start (Omnia's Go SDK sends its error first).
       if (!helloSent) {
-        let capabilities: string[];
-        try {
-          capabilities = this.#deps.capabilities();
-        } catch (err) {
-          this.#deps.logger.error("runtime: capabilities() failed", { error: toError(err).message });
-          throw new ConnectError("runtime capabilities are unavailable", Code.Unavailable);
-        }
-        await this.#send({ message: { case: "runtimeHello", value: { capabilities } } });
+        await this.#send({ message: { case: "runtimeHello", value: { capabilities: this.#capabilities() } } });
         helloSent = true;
       }
       // duplex_start opens a stream or nothing: on a later message (or on a handler without duplex) it is refused.
@@ -283,6 +276,16 @@ export class ConverseSession {
 
   #send(frame: ServerFrame): Promise<void> {
     return this.#queue.push(frame);
+  }
+
+  /** The hello's capabilities; a throwing `capabilities()` ends the stream UNAVAILABLE (logged, never forwarded). */
+  #capabilities(): string[] {
+    try {
+      return this.#deps.capabilities();
+    } catch (err) {
+      this.#deps.logger.error("runtime: capabilities() failed", { error: toError(err).message });
+      throw new ConnectError("runtime capabilities are unavailable", Code.Unavailable);
+    }
   }
 
   #servesDuplex(): boolean {
@@ -342,14 +345,8 @@ export class ConverseSession {
     const handler = this.#deps.handler;
     const start = message.duplexStart!;
     const info = { codec: start.codec, sampleRate: start.sampleRate, channels: start.channels, systemInstruction: start.systemInstruction };
-    let capabilities: string[];
+    const capabilities = this.#capabilities();
     let negotiation: DuplexNegotiation = {};
-    try {
-      capabilities = this.#deps.capabilities();
-    } catch (err) {
-      this.#deps.logger.error("runtime: capabilities() failed", { error: toError(err).message });
-      throw new ConnectError("runtime capabilities are unavailable", Code.Unavailable);
-    }
     let failed = false;
     try {
       if (typeof handler.negotiateDuplex === "function") negotiation = checkedNegotiation(await handler.negotiateDuplex(info));

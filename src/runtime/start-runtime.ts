@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { ConfigError, InvalidOptionError, systemClock, toError, type Clock, type Logger } from "../core/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions } from "../executor/index.js";
 import { emptyToolRegistry, loadPromptPack, loadToolRegistry, type PackPrompt, type PromptPack, type ToolRegistry } from "../manifest/index.js";
@@ -304,16 +304,11 @@ function safeLogger(logger: Logger): Logger {
   return { debug: guard("debug"), info: guard("info"), warn: guard("warn"), error: guard("error") };
 }
 
-/** Listens, and closes with every socket destroyed (a probe holds nothing open). */
+/** Listens, and closes with every connection dropped (a probe holds nothing open). */
 async function listen(server: Server, port: number, host: string): Promise<{ port: number; close(): Promise<void> }> {
   // Go's health server reads a request's headers within 10 s; no probe needs longer for anything.
   server.headersTimeout = 10_000;
   server.requestTimeout = 10_000;
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -326,7 +321,7 @@ async function listen(server: Server, port: number, host: string): Promise<{ por
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
       }),
   };
 }
