@@ -186,6 +186,7 @@ export type {
   TurnRound,
   TurnCompletion,
   TurnFailure,
+  PromptKitVersion,
 } from "./turn/index.js";
 
 // the executor pipeline, platform tools, policy hook, records, client tools

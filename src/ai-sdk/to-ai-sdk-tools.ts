@@ -42,7 +42,7 @@ export interface AiSdkToolsOptions<Context extends AiSdkCallContext = AiSdkCallC
   readonly refresh?: boolean;
 }
 
-const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "refresh"]);
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "refresh"]);
 
 interface AiModule {
   jsonSchema(schema: unknown): unknown;

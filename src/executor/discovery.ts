@@ -53,6 +53,8 @@ export function createDiscovery(deps: {
   readonly authHeaders: (handler: HandlerConfig) => Promise<Record<string, string>>;
   /** `pinOpenApiOriginToSpec`. */
   readonly pinOpenApiOriginToSpec?: boolean | undefined;
+  /** `mcpToolFilterWildcards`. */
+  readonly mcpToolFilterWildcards?: boolean | undefined;
 }): Discovery {
   const { registry, platform } = deps;
   const platformTools = [...platform.values()].map((t) => t.descriptor);
@@ -71,6 +73,7 @@ export function createDiscovery(deps: {
         dispatcher: deps.dispatcher(),
         clock: deps.clock,
         logger: deps.logger,
+        toolFilterWildcards: deps.mcpToolFilterWildcards === true,
       });
       mcpClients.set(handler.name, client);
     }

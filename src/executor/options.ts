@@ -20,6 +20,7 @@ const KNOWN_OPTIONS = new Set([
   "telemetry",
   "maxArgumentBytes",
   "pinOpenApiOriginToSpec",
+  "mcpToolFilterWildcards",
 ]);
 
 /** Checks the host's options eagerly, at creation. @internal Does not follow semver. */
@@ -42,6 +43,9 @@ export function validateOptions(options: ToolExecutorOptions): void {
   }
   if (options.pinOpenApiOriginToSpec !== undefined && typeof options.pinOpenApiOriginToSpec !== "boolean") {
     throw new InvalidOptionError(`createToolExecutor: pinOpenApiOriginToSpec must be a boolean; got ${typeof options.pinOpenApiOriginToSpec}`);
+  }
+  if (options.mcpToolFilterWildcards !== undefined && typeof options.mcpToolFilterWildcards !== "boolean") {
+    throw new InvalidOptionError(`createToolExecutor: mcpToolFilterWildcards must be a boolean; got ${typeof options.mcpToolFilterWildcards}`);
   }
   checkShapes(options as unknown as Readonly<Record<string, unknown>>);
 }

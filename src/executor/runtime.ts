@@ -74,6 +74,7 @@ export function createExecutorRuntime(options: ToolExecutorOptions): OwnedRuntim
     logger,
     authHeaders: (handler) => resolveAuthHeaders(handler, credentials, workloadCache),
     pinOpenApiOriginToSpec: options.pinOpenApiOriginToSpec,
+    mcpToolFilterWildcards: options.mcpToolFilterWildcards,
   });
   const telemetry = options.telemetry === false ? createTelemetry(undefined, () => undefined) : createTelemetry({ logger, ...options.telemetry, attributes: { agent: options.agent?.name, namespace: options.agent?.namespace, ...options.telemetry?.attributes } });
   const breakers = options.breakers ?? createCircuitBreakers({ clock, logger });

@@ -112,6 +112,15 @@ export interface ToolExecutorOptions {
    * `servers[0]` says.
    */
   readonly pinOpenApiOriginToSpec?: boolean;
+  /**
+   * An mcp handler's `toolFilter` entries ending in `*` match by prefix
+   * (`allowlist: ["read_*"]` serves `read_file` and `read_dir`), in the
+   * allowlist and the blocklist, as PromptKit 1.5.11's MCP `ToolFilter` does;
+   * the text before the `*` is literal. Default false: every entry is an
+   * exact name, as Omnia's `ToolFilter` matches it (an entry `read_*` then
+   * only serves a tool named `read_*`).
+   */
+  readonly mcpToolFilterWildcards?: boolean;
 }
 
 /**

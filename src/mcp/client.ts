@@ -64,6 +64,11 @@ export interface McpToolClientOptions {
    * own signal and timeout still bound how long that call waits.
    */
   readonly connectTimeoutMs?: number | undefined;
+  /**
+   * `toolFilter` entries ending in `*` match by prefix (`read_*`), as PromptKit
+   * 1.5.11's MCP `ToolFilter` does. Default false: exact names, as Omnia's.
+   */
+  readonly toolFilterWildcards?: boolean | undefined;
 }
 
 /**
@@ -202,6 +207,9 @@ export function createMcpToolClient(handler: McpHandlerInput, options: McpToolCl
   if (typeof options !== "object" || options === null) {
     throw new InvalidOptionError(`createMcpToolClient: options must be an object; got ${String(options)}`);
   }
+  if (options.toolFilterWildcards !== undefined && typeof options.toolFilterWildcards !== "boolean") {
+    throw new InvalidOptionError(`createMcpToolClient: toolFilterWildcards must be a boolean; got ${typeof options.toolFilterWildcards}`);
+  }
   if (options.headers !== undefined && typeof options.headers !== "function") {
     throw new InvalidOptionError(`createMcpToolClient: headers must be a function; got ${typeof options.headers}`);
   }
@@ -248,6 +256,7 @@ class McpToolClientImpl implements McpToolClient {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly connectTimeoutMs: number;
+  private readonly toolFilterWildcards: boolean;
   private readonly http: McpHttp;
   private readonly lifecycle = new AbortController();
   private readonly pendingCloses = new Set<Promise<void>>();
@@ -270,6 +279,7 @@ class McpToolClientImpl implements McpToolClient {
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? noopLogger;
     this.connectTimeoutMs = connectTimeoutMs;
+    this.toolFilterWildcards = options.toolFilterWildcards === true;
     this.http = new McpHttp(handler.name, options.headers, options.dispatcher, (session, error) => this.onCap(session, error));
     if (handler.kind === "stdio" && options.headers !== undefined) {
       this.logger.debug("mcp: stdio has no header channel; the header provider is ignored", { handler: handler.name });
@@ -281,7 +291,7 @@ class McpToolClientImpl implements McpToolClient {
   }
 
   serves(name: string): boolean {
-    return mcpToolAllowed(this.handler.config.toolFilter, name);
+    return mcpToolAllowed(this.handler.config.toolFilter, name, this.toolFilterWildcards);
   }
 
   async listTools(options: McpListOptions = {}): Promise<readonly McpToolDescriptor[]> {

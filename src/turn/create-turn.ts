@@ -5,12 +5,12 @@
 import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
 import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
-import { EXEMPT_TOOL_NAMESPACES, reconcileTools } from "../reconcile/index.js";
 import { reencodeClientResult } from "./format.js";
 import { LoopState, repeatedCallText } from "./guards.js";
 import { runBatch } from "./round.js";
 import { argumentsText, runCall, type CallDeps, type CallResult } from "./run-call.js";
 import { packTool, ToolCatalog } from "./tool-catalog.js";
+import { offeredNames, PROMPTKIT_VERSIONS, type PromptKitVersion } from "./offered.js";
 import { TurnError } from "./turn-error.js";
 import type { Turn, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnTool } from "./types.js";
 
@@ -23,16 +23,8 @@ export const DEFAULT_REPEAT_THRESHOLD = 3;
 /** PromptKit's `defaultMaxRounds`. @public */
 export const DEFAULT_MAX_ROUNDS = 50;
 
-const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger"]);
-const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds"] as const;
-
-/**
- * The namespaces whose served tools PromptKit 1.5.5's provider stage offers
- * without a pack entry (`tools.IsSystemTool`, its `knownNamespaces`): the five
- * Omnia documents, plus `image` and `video` (mediagen's `image__generate`,
- * `video__generate`). `reconcileTools`' startup report keeps to the five.
- */
-const TURN_NAMESPACES: readonly string[] = Object.freeze([...EXEMPT_TOOL_NAMESPACES, "image", "video"]);
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls"]);
+const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "maxToolCalls"] as const;
 
 /**
  * Starts one model turn over an executor: the PromptKit provider stage that
@@ -91,6 +83,10 @@ class TurnState<Context> implements Turn {
   readonly #maxParallelCalls: number;
   readonly #repeatThreshold: number;
   readonly #maxRounds: number;
+  readonly #promptkit: PromptKitVersion;
+  readonly #maxToolCalls: number;
+  /** Calls executed in this turn, as PromptKit 1.5.11's `ToolCallRecorder` counts them; never reset by a resume. */
+  #toolCalls = 0;
   readonly #catalog: ToolCatalog;
   readonly #deps: CallDeps<Context>;
   #loop = new LoopState();
@@ -109,6 +105,8 @@ class TurnState<Context> implements Turn {
     this.#maxParallelCalls = options.maxParallelCalls ?? DEFAULT_MAX_PARALLEL_CALLS;
     this.#repeatThreshold = options.repeatThreshold ?? DEFAULT_REPEAT_THRESHOLD;
     this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    this.#promptkit = options.promptkit ?? "1.5.5";
+    this.#maxToolCalls = options.maxToolCalls ?? 0;
     this.#catalog = new ToolCatalog(pack);
     this.#deps = { executor, ctx: options.ctx, catalog: this.#catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger: this.#logger };
   }
@@ -123,14 +121,7 @@ class TurnState<Context> implements Turn {
     const offered = this.#offered;
     if (offered !== undefined && offered.source === source && offered.excluded === loop.excluded.size) return offered.tools;
     catalog.sync(source);
-    let names: string[];
-    if (pack === undefined) names = source.map((d) => d.name);
-    else {
-      // Pack ∩ served plus the implicit namespaces; the host reports mismatches once, at startup.
-      const only = prompt === undefined ? { prompts: {} } : { prompts: { [prompt]: pack.prompts[prompt] ?? {} } };
-      const result = reconcileTools(only, { tools: source }, { exemptNamespaces: TURN_NAMESPACES });
-      names = (prompt === undefined ? result.offered : result.byPrompt[prompt]) ?? [];
-    }
+    const names = pack === undefined ? source.map((d) => d.name) : offeredNames(prompt === undefined ? undefined : pack.prompts[prompt]?.tools, source, catalog, this.#promptkit, this.#logger);
     const seen = new Set<string>();
     const tools: TurnTool[] = [];
     for (const name of names) {
@@ -183,6 +174,8 @@ class TurnState<Context> implements Turn {
       this.#loop = new LoopState();
       this.#suspended = false;
     }
+    // Calls that ran after the last check (a round that handed calls off) may have spent the budget.
+    if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError([]));
     const loop = this.#loop;
     loop.rounds++;
     if (maxRounds > 0 && loop.rounds > maxRounds) throw this.#fail(this.#maxRoundsError([]));
@@ -206,7 +199,13 @@ class TurnState<Context> implements Turn {
       }
       const results = await runBatch(rest, maxParallelCalls, (item) => runCall(item, deps, true));
       rethrow(results);
-      for (const r of results) if (r.kind === "message") messages.push(r.message);
+      // Only what ran counts: the ignored repeats and the dropped client calls do not.
+      for (const r of results) {
+        if (r.kind !== "message") continue;
+        messages.push(r.message);
+        this.#toolCalls++;
+      }
+      if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError(messages));
       return { messages, pending: [] };
     }
 
@@ -221,6 +220,8 @@ class TurnState<Context> implements Turn {
         (this.#pendingNames ??= new Map()).set(r.request.callId, r.request.name);
       }
     }
+    // PromptKit 1.5.11's ToolCallRecorder: every call that ran (errors and policy denials too), not the pending ones.
+    this.#toolCalls += messages.length;
     if (pending.length > 0) {
       // The turn suspends until the client answers: no exclusion count, no round limit.
       this.#suspended = true;
@@ -228,7 +229,18 @@ class TurnState<Context> implements Turn {
     }
     loop.countFailures(messages, logger);
     if (maxRounds > 0 && loop.rounds === maxRounds) throw this.#fail(this.#maxRoundsError(messages));
+    if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError(messages));
     return { messages, pending };
+  }
+
+  /** Whether `maxToolCalls` is set and the turn's executed calls reached it (PromptKit's `>=`). */
+  #toolCallsSpent(): boolean {
+    return this.#maxToolCalls > 0 && this.#toolCalls >= this.#maxToolCalls;
+  }
+
+  /** PromptKit's `BudgetExhaustedError` text for `max_tool_calls`. */
+  #maxToolCallsError(messages: readonly TurnMessage[]): TurnError {
+    return new TurnError("max-tool-calls", `workflow budget exhausted: max_tool_calls ${this.#toolCalls} reached limit ${this.#maxToolCalls}`, { messages });
   }
 
   #maxRoundsError(messages: readonly TurnMessage[]): TurnError {
@@ -267,6 +279,12 @@ function validate<Context>(executor: TurnExecutor<Context>, options: TurnOptions
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
       throw new InvalidOptionError(`createTurn: ${key} must be a non-negative integer (0 disables the limit); got ${String(value)}`);
     }
+  }
+  if (options.promptkit !== undefined && !PROMPTKIT_VERSIONS.includes(options.promptkit)) {
+    throw new InvalidOptionError(`createTurn: promptkit must be one of ${PROMPTKIT_VERSIONS.map((v) => JSON.stringify(v)).join(", ")}; got ${typeof options.promptkit === "string" ? JSON.stringify(options.promptkit) : String(options.promptkit)}`);
+  }
+  if (options.maxToolCalls !== undefined && options.maxToolCalls !== 0 && options.promptkit !== "1.5.11") {
+    throw new InvalidOptionError('createTurn: maxToolCalls needs promptkit: "1.5.11" (PromptKit 1.5.5 does not count tool calls)');
   }
   const pack = options.pack as { prompts?: unknown } | undefined;
   if (pack !== undefined && (pack === null || typeof pack !== "object" || pack.prompts === null || typeof pack.prompts !== "object")) {

@@ -1,6 +1,7 @@
 export { createTurn, DEFAULT_MAX_PARALLEL_CALLS, DEFAULT_MAX_RESULT_BYTES, DEFAULT_REPEAT_THRESHOLD, DEFAULT_MAX_ROUNDS } from "./create-turn.js";
 export { TurnError } from "./turn-error.js";
 export type { TurnFailure } from "./turn-error.js";
+export type { PromptKitVersion } from "./offered.js";
 export type {
   Turn,
   TurnOptions,

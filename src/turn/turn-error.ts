@@ -6,10 +6,12 @@ import type { TurnMessage } from "./types.js";
  * - `max-rounds`: the tools of the last allowed round ran (`maxRounds`, default 50);
  * - `tool-loop`: a call reached the identical-call threshold again after the
  *   self-correction nudge;
- * - `round-in-progress`: `run()` was called before the previous round finished.
+ * - `round-in-progress`: `run()` was called before the previous round finished;
+ * - `max-tool-calls`: with `promptkit: "1.5.11"`, the calls the turn ran reached
+ *   `maxToolCalls` (`workflow budget exhausted: max_tool_calls <n> reached limit <max>`).
  * @public
  */
-export type TurnFailure = "max-rounds" | "tool-loop" | "round-in-progress";
+export type TurnFailure = "max-rounds" | "tool-loop" | "round-in-progress" | "max-tool-calls";
 
 /**
  * The turn cannot go on, where PromptKit's provider stage fails the turn:
@@ -28,9 +30,9 @@ export class TurnError extends OmniaToolsError {
   /** For `tool-loop`: the first tool of the round that repeated itself. */
   readonly toolName: string | undefined;
   /**
-   * For `max-rounds`: the messages of the round whose tools ran before the
-   * limit ended the turn (PromptKit appends them to the conversation before
-   * failing). Empty otherwise.
+   * For `max-rounds` and `max-tool-calls`: the messages of the round whose
+   * tools ran before the limit ended the turn (PromptKit appends them to the
+   * conversation before failing). Empty otherwise.
    */
   readonly messages: readonly TurnMessage[];
 

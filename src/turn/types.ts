@@ -1,6 +1,7 @@
 import type { JsonValue, Logger } from "../core/index.js";
 import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
+import type { PromptKitVersion } from "./offered.js";
 
 /**
  * One tool call of an assistant message, as the model produced it.
@@ -80,6 +81,7 @@ export interface TurnOptions<Context = unknown> {
    * namespaces, as PromptKit 1.5.5's provider stage offers them), and a tool
    * the pack defines in `tools` is validated against the pack's `parameters`.
    * Without it, every served tool is offered with the registry's schema.
+   * A `tools` entry is a tool's exact name; see `promptkit` for wildcards.
    */
   readonly pack?: PromptPack;
   /** The prompt key whose `tools` list applies. Default: the pack's first prompt. */
@@ -96,6 +98,29 @@ export interface TurnOptions<Context = unknown> {
   readonly maxRounds?: number;
   /** Receives the stage's warnings. Default: discard. */
   readonly logger?: Logger;
+  /**
+   * The PromptKit release whose provider stage the turn reproduces. Default
+   * `"1.5.5"`, the release Omnia 1.9.0 runs: a prompt's `tools` entries are
+   * exact names (an entry such as `get_*` is looked up literally; a name
+   * neither served nor defined by the pack is logged `Tool not found in
+   * registry`), and served `mcp__` tools are offered without an entry.
+   * `"1.5.11"`: an entry ending in `*` offers every served tool whose name
+   * starts with the text before it (`mcp__github__*`), `mcp__` tools are
+   * offered only through an entry, and `maxToolCalls` may be set.
+   */
+  readonly promptkit?: PromptKitVersion;
+  /**
+   * With `promptkit: "1.5.11"`: the tool calls one turn may run, counted as
+   * PromptKit's `ToolCallRecorder` counts them (every call that got a result
+   * in a round: successes, failures, validation errors and policy denials; not
+   * the calls handed to the client, nor the ignored repeats of the
+   * identical-call guard). The round that reaches it fails the turn with
+   * `TurnError` `max-tool-calls`, `workflow budget exhausted: max_tool_calls
+   * <n> reached limit <max>`, carrying that round's messages; so does the next
+   * `run()` when calls that ran later (a resumed round) reached it. Default 0:
+   * no limit.
+   */
+  readonly maxToolCalls?: number;
 }
 
 /**
