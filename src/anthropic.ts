@@ -18,6 +18,6 @@ export type {
   AnthropicResultOptions,
   AnthropicToolRound,
 } from "./anthropic/index.js";
-export type { Turn, TurnCall, TurnTool, TurnRound, TurnMessage, TurnCompletion } from "./turn/index.js";
+export type { Turn, TurnCall, TurnTool, TurnRound, TurnMessage, TurnCompletion, TurnApprovalRequest, TurnApproveOptions, TurnSnapshot, PromptKitVersion } from "./turn/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";
 export type { JsonValue } from "./core/index.js";

@@ -187,6 +187,11 @@ export type {
   TurnCompletion,
   TurnFailure,
   PromptKitVersion,
+  TurnApprovalCall,
+  TurnApprovalHold,
+  TurnApprovalRequest,
+  TurnApproveOptions,
+  TurnSnapshot,
 } from "./turn/index.js";
 
 // the executor pipeline, platform tools, policy hook, records, client tools

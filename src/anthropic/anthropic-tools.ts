@@ -7,7 +7,7 @@
 // the package does not depend on @anthropic-ai/sdk.
 import { InvalidOptionError, rejectUnknownOptions, type JsonValue } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
-import type { Turn, TurnCall, TurnTool } from "../turn/index.js";
+import type { Turn, TurnApprovalRequest, TurnCall, TurnTool } from "../turn/index.js";
 
 /**
  * A Messages API tool definition (the SDK's `Tool` fits it).
@@ -104,6 +104,12 @@ export interface AnthropicToolRound {
    * answer goes through `turn.complete()` and {@link toAnthropicToolResults}.
    */
   readonly pending: readonly ClientToolRequest[];
+  /**
+   * With the turn's `approval` option: the server calls held for a person,
+   * in call order; each decision (`turn.approve()` or `turn.deny()`) gives a
+   * result for {@link toAnthropicToolResults}. Absent without the option.
+   */
+  readonly approvals?: readonly TurnApprovalRequest[];
 }
 
 const RESULT_OPTIONS = new Set(["markErrors"]);
@@ -176,5 +182,6 @@ export function toAnthropicToolResults(results: readonly AnthropicResultText[], 
 export async function runAnthropicToolUses(turn: Turn, message: AnthropicAssistantMessage, options: AnthropicResultOptions = {}): Promise<AnthropicToolRound> {
   checkOptions("runAnthropicToolUses", options);
   const round = await turn.run(fromAnthropicToolUses(message));
-  return { message: { role: "user", content: toAnthropicToolResults(round.messages, options) }, pending: round.pending };
+  const out = { message: { role: "user" as const, content: toAnthropicToolResults(round.messages, options) }, pending: round.pending };
+  return round.approvals === undefined ? out : { ...out, approvals: round.approvals };
 }

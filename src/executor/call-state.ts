@@ -57,6 +57,8 @@ export class CallState {
   traceWriter: ((span: CallSpan, headers: Record<string, string>) => void) | undefined = undefined;
   /** The call's record position (`ctx.recordSequence`), taken when its first row is written. */
   sequenceNum: number | undefined = undefined;
+  /** A person's reason for refusing the call (`refuse()`): it ends `denied` once the tool is resolved. */
+  refusal: string | undefined = undefined;
   /** The call's `ctx.timeoutMs` deadline, when it has one. */
   deadline: CallDeadline | undefined = undefined;
 

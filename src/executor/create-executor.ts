@@ -31,7 +31,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   const { logger, discovery } = rt;
   let closed = false;
   let closeDone: Promise<void> | undefined;
-  const execute = createStageChain(rt, () => closed, options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES);
+  const { execute, refuse } = createStageChain(rt, () => closed, options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES);
 
   function completeClientCall(result: ClientToolResult): ToolOutcome {
     const state = rt.pending.take(result.callId);
@@ -44,6 +44,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
 
   return {
     execute,
+    refuse,
     completeClientCall,
     on: (event, listener) => rt.report.on(event, listener),
     get tools() {

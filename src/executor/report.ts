@@ -145,6 +145,7 @@ export function createReport(deps: {
         status: ending.status,
         ...(ending.status === "success" ? recordedResult(state, ending.result, ending.resultJson) : { errorMessage: recordMessage ?? ending.message }),
         ...(audit === undefined ? {} : { policyAudit: audit }),
+        ...(state.hooks?.approval === undefined ? {} : { approval: state.hooks.approval }),
         durationMs,
         attempts: state.attempts,
       };

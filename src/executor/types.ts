@@ -136,6 +136,12 @@ export interface ToolCallHooks {
    * as Omnia's session row holds it. The outcome itself is unchanged.
    */
   readonly recordResult?: (resultJson: string) => JsonValue;
+  /**
+   * What a person decided about the call before it ran (a turn's approval
+   * gate): `approved`, or `edited` when they changed its arguments. The
+   * call's record carries it as `approval`; nothing else changes.
+   */
+  readonly approval?: "approved" | "edited" | "denied";
 }
 
 /**
@@ -155,6 +161,16 @@ export interface ToolExecutor {
    *   InvalidOptionError for a `ctx.timeoutMs` that is not a positive finite number
    */
   execute(call: ToolCall, ctx?: CallContext, hooks?: ToolCallHooks): Promise<ToolOutcome>;
+  /**
+   * Records a call a person refused before it ran (a turn's `deny()`): the
+   * tool is resolved and the call recorded once, `denied`, with
+   * `errorMessage` `<reason>`, `approval: "denied"` and no attempts; the
+   * outcome's message is `Tool call rejected: <reason>`. Nothing is sent to a
+   * client, a policy broker or a backend, and no breaker counts it. A name
+   * the executor does not serve ends as `execute()` ends it.
+   * @throws ClosedError after `close()`
+   */
+  refuse(call: ToolCall, ctx: CallContext | undefined, reason: string): Promise<ToolOutcome>;
   /**
    * Completes a client call with the client's answer and records it.
    * @throws UnknownClientCallError for a call id that is not pending

@@ -7,7 +7,7 @@
 // depend on the openai SDK.
 import { InvalidOptionError, type JsonValue } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
-import type { Turn, TurnCall, TurnTool } from "../turn/index.js";
+import type { Turn, TurnApprovalRequest, TurnCall, TurnTool } from "../turn/index.js";
 
 /**
  * A Chat Completions function tool definition (`ChatCompletionFunctionTool` of
@@ -138,6 +138,12 @@ export interface OpenAiToolRound {
    * answer goes through `turn.complete()` and {@link toOpenAiToolMessages}.
    */
   readonly pending: readonly ClientToolRequest[];
+  /**
+   * With the turn's `approval` option: the server calls held for a person,
+   * in call order; each decision (`turn.approve()` or `turn.deny()`) gives a
+   * message for {@link toOpenAiToolMessages}. Absent without the option.
+   */
+  readonly approvals?: readonly TurnApprovalRequest[];
 }
 
 /**
@@ -211,5 +217,6 @@ export function toOpenAiToolMessages(results: readonly ToolResultText[]): OpenAi
  */
 export async function runOpenAiToolCalls(turn: Turn, message: OpenAiAssistantMessage): Promise<OpenAiToolRound> {
   const round = await turn.run(fromOpenAiToolCalls(message));
-  return { messages: toOpenAiToolMessages(round.messages), pending: round.pending };
+  const messages = toOpenAiToolMessages(round.messages);
+  return round.approvals === undefined ? { messages, pending: round.pending } : { messages, pending: round.pending, approvals: round.approvals };
 }

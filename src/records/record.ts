@@ -70,6 +70,13 @@ export interface ToolCallRecord extends ToolCallStart {
    * text (`message`) as the policy reported them. Absent for every other call.
    */
   readonly policyAudit?: { readonly deniedBy: string; readonly message: string };
+  /**
+   * A person's decision before the call ran (`createTurn`'s approval gate):
+   * `approved`, `edited` (approved with changed arguments; the record's
+   * `arguments` are the ones that ran) or `denied` (the call never ran).
+   * Absent for every call that needed no approval.
+   */
+  readonly approval?: "approved" | "edited" | "denied";
 }
 
 /**

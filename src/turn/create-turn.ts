@@ -11,8 +11,9 @@ import { runBatch } from "./round.js";
 import { argumentsText, runCall, type CallDeps, type CallResult } from "./run-call.js";
 import { packTool, ToolCatalog } from "./tool-catalog.js";
 import { offeredNames, PROMPTKIT_VERSIONS, type PromptKitVersion } from "./offered.js";
+import { approvalGate, checkApprovalOption, editedArguments, readSnapshot, takeSnapshot, type HeldCall } from "./approval.js";
 import { TurnError } from "./turn-error.js";
-import type { Turn, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnTool } from "./types.js";
+import type { Turn, TurnApprovalRequest, TurnApproveOptions, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnSnapshot, TurnTool } from "./types.js";
 
 /** PromptKit's `defaultMaxParallelToolCalls`. @public */
 export const DEFAULT_MAX_PARALLEL_CALLS = 10;
@@ -23,7 +24,7 @@ export const DEFAULT_REPEAT_THRESHOLD = 3;
 /** PromptKit's `defaultMaxRounds`. @public */
 export const DEFAULT_MAX_ROUNDS = 50;
 
-const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls"]);
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "approval", "resume"]);
 const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "maxToolCalls"] as const;
 
 /**
@@ -87,6 +88,9 @@ class TurnState<Context> implements Turn {
   readonly #maxToolCalls: number;
   /** Calls executed in this turn, as PromptKit 1.5.11's `ToolCallRecorder` counts them; never reset by a resume. */
   #toolCalls = 0;
+  /** The calls the approval gate holds, by call id, in the order they were held. */
+  readonly #held = new Map<string, HeldCall>();
+  readonly #gated: boolean;
   readonly #catalog: ToolCatalog;
   readonly #deps: CallDeps<Context>;
   #loop = new LoopState();
@@ -108,7 +112,14 @@ class TurnState<Context> implements Turn {
     this.#promptkit = options.promptkit ?? "1.5.5";
     this.#maxToolCalls = options.maxToolCalls ?? 0;
     this.#catalog = new ToolCatalog(pack);
-    this.#deps = { executor, ctx: options.ctx, catalog: this.#catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger: this.#logger };
+    const approval = approvalGate(options.approval, this.#logger);
+    this.#gated = approval !== undefined;
+    this.#deps = { executor, ctx: options.ctx, catalog: this.#catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger: this.#logger, approval };
+    if (options.resume !== undefined) {
+      const resumed = readSnapshot(options.resume, this.#promptkit);
+      this.#toolCalls = resumed.toolCalls;
+      for (const h of resumed.held) this.#held.set(h.request.callId, h);
+    }
   }
 
   get tools(): readonly TurnTool[] {
@@ -154,7 +165,7 @@ class TurnState<Context> implements Turn {
         throw new InvalidOptionError(`turn.run: calls[${i}] must be { id: string, name: string, arguments }; got ${c === null ? "null" : typeof c !== "object" ? typeof c : `id: ${typeof c.id}, name: ${typeof c.name}`}`);
       }
     });
-    if (calls.length === 0) return { messages: [], pending: [] };
+    if (calls.length === 0) return this.#gated ? { messages: [], pending: [], approvals: [] } : { messages: [], pending: [] };
     this.#running = true;
     try {
       return await this.#runRound(calls);
@@ -206,31 +217,41 @@ class TurnState<Context> implements Turn {
         this.#toolCalls++;
       }
       if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError(messages));
-      return { messages, pending: [] };
+      return this.#gated ? { messages, pending: [], approvals: [] } : { messages, pending: [] };
     }
 
     const results = await runBatch(items, maxParallelCalls, (item) => runCall(item, deps, false));
     rethrow(results);
     const messages: TurnMessage[] = [];
     const pending: ClientToolRequest[] = [];
+    const approvals: TurnApprovalRequest[] = [];
     for (const r of results) {
       if (r.kind === "message") messages.push(r.message);
       else if (r.kind === "pending") {
         pending.push(r.request);
         (this.#pendingNames ??= new Map()).set(r.request.callId, r.request.name);
+      } else if (r.kind === "approval") {
+        const id = r.request.callId;
+        // One hold per id: a reused id must never replace (and so lose) a held call.
+        if (this.#held.has(id)) messages.push({ callId: id, name: r.request.name, content: `Tool execution failed: tool call id ${JSON.stringify(id)} is already awaiting approval`, isError: true });
+        else {
+          this.#held.set(id, { request: r.request, text: r.text });
+          approvals.push(r.request);
+        }
       }
     }
     // PromptKit 1.5.11's ToolCallRecorder: every call that ran (errors and policy denials too), not the pending ones.
     this.#toolCalls += messages.length;
-    if (pending.length > 0) {
-      // The turn suspends until the client answers: no exclusion count, no round limit.
+    const round: TurnRound = this.#gated ? { messages, pending, approvals } : { messages, pending };
+    if (pending.length > 0 || approvals.length > 0) {
+      // The turn suspends until the client or the person answers: no exclusion count, no round limit.
       this.#suspended = true;
-      return { messages, pending };
+      return round;
     }
     loop.countFailures(messages, logger);
     if (maxRounds > 0 && loop.rounds === maxRounds) throw this.#fail(this.#maxRoundsError(messages));
     if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError(messages));
-    return { messages, pending };
+    return round;
   }
 
   /** Whether `maxToolCalls` is set and the turn's executed calls reached it (PromptKit's `>=`). */
@@ -250,6 +271,65 @@ class TurnState<Context> implements Turn {
   #fail(error: TurnError): TurnError {
     this.#failed = error;
     return error;
+  }
+
+  get approvals(): readonly TurnApprovalRequest[] {
+    return Array.from(this.#held.values(), (h) => h.request);
+  }
+
+  /** A held call, still held. */
+  #peek(method: string, callId: unknown): HeldCall {
+    const held = typeof callId === "string" ? this.#held.get(callId) : undefined;
+    if (held === undefined) throw new TurnError("approval-unknown", `turn.${method}: no call ${typeof callId === "string" ? JSON.stringify(callId) : `id (${typeof callId})`} is awaiting approval (never held, or already approved or denied)`);
+    return held;
+  }
+
+  readonly approve = async (callId: string, options?: TurnApproveOptions): Promise<TurnMessage> => {
+    if (options !== undefined && (options === null || typeof options !== "object")) throw new InvalidOptionError(`turn.approve: options must be an object; got ${options === null ? "null" : typeof options}`);
+    const held = this.#peek("approve", callId);
+    // The edits are checked before the call is taken, so a bad edit leaves it held.
+    const { text, edited } = editedArguments(held.text, options?.arguments);
+    // Single-winner: taken before the first await, so a second approve() or deny() finds nothing.
+    this.#held.delete(held.request.callId);
+    const { name } = held.request;
+    this.#catalog.sync(this.#executor.tools);
+    if (this.#catalog.lookup(name)?.client === true) {
+      this.#held.set(held.request.callId, held);
+      throw new TurnError("approval-unknown", `turn.approve: ${JSON.stringify(name)} is a client tool for this executor; its call can only be denied`);
+    }
+    const result = await runCall({ id: held.request.callId, name, text }, this.#deps, false, edited ? "edited" : "approved");
+    if (result.kind === "message") {
+      this.#toolCalls++;
+      return result.message;
+    }
+    // The executor's own error (closed, aborted): the call stays held, for this turn or a snapshot's.
+    this.#held.set(held.request.callId, held);
+    if (result.kind === "thrown") throw result.error;
+    throw new TurnError("approval-unknown", `turn.approve: ${JSON.stringify(name)} did not run`);
+  };
+
+  readonly deny = async (callId: string, reason: string): Promise<TurnMessage> => {
+    if (typeof reason !== "string") throw new InvalidOptionError(`turn.deny: reason must be a string; got ${reason === null ? "null" : typeof reason}`);
+    const held = this.#peek("deny", callId);
+    this.#held.delete(held.request.callId);
+    const { name } = held.request;
+    const executor = this.#executor;
+    if (typeof executor.refuse === "function") {
+      try {
+        await executor.refuse({ id: held.request.callId, name, arguments: held.text }, this.#deps.ctx, reason);
+      } catch (e) {
+        // Not recorded (the executor closed): the call stays held, so the denial can be made again.
+        this.#held.set(held.request.callId, held);
+        throw e;
+      }
+    }
+    return { callId: held.request.callId, name, content: `Tool call rejected: ${reason}`, isError: true };
+  };
+
+  snapshot(): TurnSnapshot {
+    if (this.#failed !== undefined) throw this.#failed;
+    if (this.#running) throw new TurnError("round-in-progress", "turn.snapshot: a round is running; take the snapshot once it has finished");
+    return takeSnapshot(this.#promptkit, this.#toolCalls, this.#held.values());
   }
 
   readonly complete = (result: ClientToolResult): TurnCompletion => {
@@ -286,6 +366,7 @@ function validate<Context>(executor: TurnExecutor<Context>, options: TurnOptions
   if (options.maxToolCalls !== undefined && options.maxToolCalls !== 0 && options.promptkit !== "1.5.11") {
     throw new InvalidOptionError('createTurn: maxToolCalls needs promptkit: "1.5.11" (PromptKit 1.5.5 does not count tool calls)');
   }
+  checkApprovalOption(options.approval);
   const pack = options.pack as { prompts?: unknown } | undefined;
   if (pack !== undefined && (pack === null || typeof pack !== "object" || pack.prompts === null || typeof pack.prompts !== "object")) {
     throw new InvalidOptionError("createTurn: pack must be a PromptPack (loadPromptPack()) with a prompts object");

@@ -14,4 +14,9 @@ export type {
   TurnMessage,
   TurnRound,
   TurnCompletion,
+  TurnApprovalCall,
+  TurnApprovalHold,
+  TurnApprovalRequest,
+  TurnApproveOptions,
+  TurnSnapshot,
 } from "./types.js";

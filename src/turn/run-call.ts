@@ -11,12 +11,14 @@ import { renderToolResult } from "./format.js";
 import { GoNumber, readGoJson } from "./schema-json.js";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog.js";
 import { canonicalArgs } from "./guards.js";
-import type { TurnExecuteHooks, TurnExecutor, TurnMessage, TurnOutcome } from "./types.js";
+import type { TurnApprovalRequest, TurnExecuteHooks, TurnExecutor, TurnMessage, TurnOutcome } from "./types.js";
 
 /** What one call of a round came to. @internal Does not follow semver. */
 export type CallResult =
   | { readonly kind: "message"; readonly message: TurnMessage }
   | { readonly kind: "pending"; readonly request: ClientToolRequest }
+  /** A server call the approval gate holds for a person; `text` is the model's arguments. */
+  | { readonly kind: "approval"; readonly request: TurnApprovalRequest; readonly text: string }
   /** A client call in a round the identical-call guard interrupted: PromptKit drops it. */
   | { readonly kind: "dropped" }
   /** The executor threw an OmniaToolsError (the host's signal, a closed executor): the round rejects with it. */
@@ -29,6 +31,8 @@ export interface CallDeps<Context> {
   readonly catalog: ToolCatalog;
   readonly maxResultBytes: number;
   readonly logger: Logger;
+  /** The approval gate: the request that holds a call, or undefined to run it. Absent: no gate. */
+  readonly approval?: ((call: { readonly id: string; readonly name: string; readonly text: string }) => TurnApprovalRequest | undefined) | undefined;
 }
 
 const REJECTED = "Tool rejected: ";
@@ -45,14 +49,22 @@ export function argumentsText(args: string | JsonValue): string {
  * call's message, and an executor's OmniaToolsError comes back as `thrown`.
  * A call that fails its checks is answered without a promise; only what
  * the executor's result needs is kept while it runs.
- * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped
+ * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped, and so is a call the approval gate holds
+ * @param approved - a person approved the call (`edited`: with changed arguments): the gate is not asked again, and the record says so
  * @internal Does not follow semver.
  */
-export function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean): CallResult | Promise<CallResult> {
+export function runCall<Context>(call: { readonly id: string; readonly name: string; readonly text: string }, deps: CallDeps<Context>, dropClient: boolean, approved?: "approved" | "edited"): CallResult | Promise<CallResult> {
   const { id, name, text } = call;
 
   const entry = deps.catalog.lookup(name);
   if (entry === undefined) return messageResult(id, name, `Error: tool not found: ${name}`, true);
+
+  // PromptKit asks its gate before the registry runs (and validates) the call; only served server tools are held.
+  const gate = deps.approval;
+  if (gate !== undefined && approved === undefined && entry.descriptor !== undefined && !entry.client) {
+    const request = gate(call);
+    if (request !== undefined) return dropClient ? { kind: "dropped" } : { kind: "approval", request, text };
+  }
 
   let args = text;
   const schema = entry.schemaJson;
@@ -83,17 +95,18 @@ export function runCall<Context>(call: { readonly id: string; readonly name: str
     sent = text;
   }
 
-  return executeCall(id, name, text, sent, entry, deps);
+  return executeCall(id, name, text, sent, entry, deps, approved);
 }
 
 /** The executor's part of a call, and its outcome as the model's message. */
-async function executeCall<Context>(id: string, name: string, text: string, sent: string, entry: CatalogEntry, deps: CallDeps<Context>): Promise<CallResult> {
+async function executeCall<Context>(id: string, name: string, text: string, sent: string, entry: CatalogEntry, deps: CallDeps<Context>, approved: "approved" | "edited" | undefined): Promise<CallResult> {
   // The executor's record and the model's message show the same rendering of a success.
   const hooks = entry.client ? undefined : new RenderedResult(entry, deps);
+  const sentHooks: TurnExecuteHooks | undefined = hooks === undefined || approved === undefined ? hooks : { recordResult: hooks.recordResult, approval: approved };
 
   let outcome: TurnOutcome;
   try {
-    outcome = await deps.executor.execute({ id, name, arguments: sent }, deps.ctx, hooks);
+    outcome = await deps.executor.execute({ id, name, arguments: sent }, deps.ctx, sentHooks);
   } catch (e) {
     if (isOmniaToolsError(e)) return { kind: "thrown", error: e };
     // A host executor that throws something else: that call failed, as a Go executor returning an error does.

@@ -8,10 +8,13 @@ import type { TurnMessage } from "./types.js";
  *   self-correction nudge;
  * - `round-in-progress`: `run()` was called before the previous round finished;
  * - `max-tool-calls`: with `promptkit: "1.5.11"`, the calls the turn ran reached
- *   `maxToolCalls` (`workflow budget exhausted: max_tool_calls <n> reached limit <max>`).
+ *   `maxToolCalls` (`workflow budget exhausted: max_tool_calls <n> reached limit <max>`);
+ * - `approval-unknown`: `approve()` or `deny()` named a call the approval gate
+ *   does not hold (never held, or already approved or denied). It does not
+ *   fail the turn.
  * @public
  */
-export type TurnFailure = "max-rounds" | "tool-loop" | "round-in-progress" | "max-tool-calls";
+export type TurnFailure = "max-rounds" | "tool-loop" | "round-in-progress" | "max-tool-calls" | "approval-unknown";
 
 /**
  * The turn cannot go on, where PromptKit's provider stage fails the turn:

@@ -52,6 +52,12 @@ export interface TurnExecuteHooks {
    * row holds it. An executor that does not know this hook ignores it.
    */
   readonly recordResult: (resultJson: string) => JsonValue;
+  /**
+   * Set on a call a person approved (`approved`), or approved with changed
+   * arguments (`edited`): the executor's record says so. An executor that
+   * does not know this field ignores it.
+   */
+  readonly approval?: "approved" | "edited";
 }
 
 /**
@@ -66,6 +72,11 @@ export interface TurnExecutor<Context = unknown> {
   completeClientCall(result: ClientToolResult): TurnOutcome;
   /** Every tool the executor serves. */
   readonly tools: readonly ToolDescriptor[];
+  /**
+   * Records a call a person refused (`turn.deny()`) without running it.
+   * Optional: without it a denied call is not recorded.
+   */
+  refuse?(call: TurnToolCall, ctx: Context | undefined, reason: string): Promise<TurnOutcome>;
 }
 
 /**
@@ -121,6 +132,97 @@ export interface TurnOptions<Context = unknown> {
    * no limit.
    */
   readonly maxToolCalls?: number;
+  /**
+   * Which server tool calls wait for a person before they run (PromptKit
+   * 1.5.6's approval gate; beyond 1.5.5, so off by default): a list of tool
+   * names, or a function of the call that returns `true` (hold, with the
+   * reason `requires_approval`), a hold (`{ reason?, message? }`) with a non-empty
+   * `reason` or `message` (hold, with those), or `false`/`undefined`/an empty
+   * hold (run). A function that throws or returns anything else holds the
+   * call (and logs why): a broken gate never lets a call through. Client tools
+   * are never held (the client decides), nor are names the executor does not
+   * serve (they fail as before). The gate is asked before the arguments are
+   * coerced and validated, as PromptKit asks it before the registry runs the
+   * call; they are validated when the call is approved.
+   */
+  readonly approval?: readonly string[] | ((call: TurnApprovalCall) => boolean | TurnApprovalHold | undefined);
+  /**
+   * A `turn.snapshot()` to continue: its held calls can be approved or
+   * denied, and its count of calls that ran goes on. The other options are
+   * this turn's own; `promptkit` must match the snapshot's.
+   */
+  readonly resume?: TurnSnapshot;
+}
+
+/**
+ * A server tool call the approval gate is asked about.
+ * @public
+ */
+export interface TurnApprovalCall {
+  readonly id: string;
+  readonly name: string;
+  /** The model's arguments text, as it sent them. */
+  readonly arguments: string;
+}
+
+/**
+ * Why a call waits (PromptKit's `PendingResult`). A hold whose `reason` and
+ * `message` are both empty lets the call run.
+ * @public
+ */
+export interface TurnApprovalHold {
+  /** A machine-readable code (`high_value`). Default `requires_approval`. */
+  readonly reason?: string;
+  /** Text for the person who decides. Default `Tool <name> is awaiting approval`. */
+  readonly message?: string;
+}
+
+/**
+ * A call the approval gate holds: resolve it with `turn.approve()` or
+ * `turn.deny()`.
+ * @public
+ */
+export interface TurnApprovalRequest {
+  readonly callId: string;
+  readonly name: string;
+  /** The model's arguments, Go-encoded (sorted keys, compact) as Omnia carries a ToolCall's; `null` for none. */
+  readonly argumentsJson: string;
+  /** The hold's reason, or `requires_approval`. */
+  readonly reason: string;
+  /** The hold's message, or PromptKit's `Tool <name> is awaiting approval`. */
+  readonly message: string;
+}
+
+/**
+ * Options of {@link Turn.approve}.
+ * @public
+ */
+export interface TurnApproveOptions {
+  /**
+   * The person's changes (approve-with-edits, PromptKit's
+   * `ResolveToolWithArgs`): shallow-merged over the model's arguments (a key
+   * here replaces the model's, other keys stay). The merged arguments are
+   * coerced and validated against the tool's schema again before they run.
+   */
+  readonly arguments?: Readonly<Record<string, JsonValue>>;
+}
+
+/**
+ * A turn's state at a hand-off, as JSON, for `createTurn`'s `resume` option: the
+ * calls the approval gate holds and the count of calls that ran. Client calls
+ * are not in it (the executor holds those, and they end with its process), nor
+ * the tool loop's counters: a resumed turn starts a fresh tool loop, as any
+ * round after a hand-off does.
+ * @public
+ */
+export interface TurnSnapshot {
+  readonly format: "omnia-tools.turn";
+  readonly version: 1;
+  readonly promptkit: PromptKitVersion;
+  /** Calls that ran in the turn so far (for `maxToolCalls`). */
+  readonly toolCalls: number;
+  /** The held calls, in the order they were held, with the model's own arguments text. */
+  readonly approvals: readonly (TurnApprovalRequest & { readonly arguments: string })[];
 }
 
 /**
@@ -167,6 +269,12 @@ export interface TurnRound {
    * caller fulfillment`. Their messages come from {@link Turn.complete}.
    */
   readonly pending: readonly ClientToolRequest[];
+  /**
+   * With the `approval` option: the server tool calls this round holds for a
+   * person, in call order. They have no message yet: {@link Turn.approve} or
+   * {@link Turn.deny} gives it. Absent without the option.
+   */
+  readonly approvals?: readonly TurnApprovalRequest[];
 }
 
 /**
@@ -203,4 +311,30 @@ export interface Turn {
    * @throws UnknownClientCallError when the call is not pending
    */
   complete(result: ClientToolResult): TurnCompletion;
+  /** The calls the approval gate holds now, in the order they were held. */
+  readonly approvals: readonly TurnApprovalRequest[];
+  /**
+   * Approves a held call and runs it (with the person's changes, if any): the
+   * arguments are coerced and validated, then executed as any call is, and
+   * the call's record says `approval: "approved"` or `"edited"`. Resolves
+   * with its message, the text the model would have read had it run in its
+   * round. Single-winner: the call stops being held at once.
+   * @throws TurnError (`approval-unknown`) when the call is not held (never held, or already approved or denied)
+   * @throws InvalidOptionError for `arguments` that are not a plain object of JSON values
+   * @throws the executor's own error (`ClosedError`, `AbortedError`); the call is held again
+   */
+  approve(callId: string, options?: TurnApproveOptions): Promise<TurnMessage>;
+  /**
+   * Refuses a held call: it never runs. Its message is PromptKit's
+   * `Tool call rejected: <reason>` (an error result); the executor records it
+   * `denied` (`executor.refuse`). Single-winner, as {@link Turn.approve}.
+   * @throws TurnError (`approval-unknown`) when the call is not held
+   */
+  deny(callId: string, reason: string): Promise<TurnMessage>;
+  /**
+   * The turn's state as JSON (`JSON.stringify` it), to continue on another
+   * process with `createTurn(executor, { resume })`.
+   * @throws TurnError when the turn has failed (the failure itself), or a round is running (`round-in-progress`)
+   */
+  snapshot(): TurnSnapshot;
 }

@@ -103,3 +103,26 @@ test("examples/anthropic.ts: once every tool is excluded (two failures), the nex
   assert.deepEqual(bodies.map((b) => Object.keys(b).sort()), [["max_tokens", "messages", "model", "tools"], ["max_tokens", "messages", "model", "tools"], ["max_tokens", "messages", "model"]]);
   assert.equal((bodies[2]?.["messages"] as unknown[]).length, 5);
 });
+
+test("approvals through the real Anthropic client: the held call's approved result is a tool_result block in the next request", async () => {
+  const { executor, backend, recorder } = await weatherTools();
+  const api = await modelApi([
+    reply([toolUse("toolu_1", "get_weather", { city: "Paris" })], "tool_use"),
+    reply([{ type: "text", text: "Done." }], "end_turn"),
+  ]);
+  const anthropic = new Anthropic({ apiKey: "sk-ant-test", baseURL: api.url, maxRetries: 0 });
+  const turn = createTurn(executor, { pack: SESSION.pack, prompt: SESSION.prompt, ctx: { identity: SESSION.identity }, approval: ["get_weather"] });
+  const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather in Paris?" }];
+  const first = await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 100, messages, tools: toAnthropicTools(turn.tools) });
+  const round = await runAnthropicToolUses(turn, first);
+  assert.deepEqual(round.message, { role: "user", content: [] });
+  assert.deepEqual(round.approvals, [{ callId: "toolu_1", name: "get_weather", argumentsJson: '{"city":"Paris"}', reason: "requires_approval", message: "Tool get_weather is awaiting approval" }]);
+  assert.equal(backend.count(), 0);
+  const approved = await turn.approve("toolu_1", { arguments: { city: "Lyon" } });
+  messages.push({ role: "assistant", content: first.content }, { role: "user", content: toAnthropicToolResults([approved]) });
+  await anthropic.messages.create({ model: "claude-sonnet-4-5", max_tokens: 100, messages, tools: toAnthropicTools(turn.tools) });
+  const second = api.bodies()[1] as { messages: unknown[] };
+  assert.deepEqual(second.messages.slice(2), [{ role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: '{\n  "city": "Lyon",\n  "temp": 21\n}' }] }]);
+  assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Lyon"}']);
+  assert.deepEqual(recorder.records.map((r) => [r.callId, r.approval, r.arguments]), [["toolu_1", "edited", { city: "Lyon" }]]);
+});

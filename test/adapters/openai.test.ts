@@ -137,3 +137,29 @@ test("examples/openai.ts: once every tool is excluded (two failures), the next r
   assert.deepEqual(bodies.map((b) => Object.keys(b).sort()), [["messages", "model", "tools"], ["messages", "model", "tools"], ["messages", "model"]]);
   assert.deepEqual((bodies[2]?.["messages"] as { role: string }[]).map((m) => m.role), ["user", "assistant", "tool", "assistant", "tool"]);
 });
+
+test("approvals through the real openai client: the round returns the held call, the person's decision becomes its tool message in the next request", async () => {
+  const { executor, backend, recorder } = await weatherTools();
+  const api = await modelApi([
+    completion({ content: null, tool_calls: [call("call_1", "get_weather", '{"city":"Paris"}'), call("call_2", "get_weather", '{"city":"Oslo"}')] }, "tool_calls"),
+    completion({ content: "Done." }, "stop"),
+  ]);
+  const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 });
+  const turn = createTurn(executor, { pack: SESSION.pack, prompt: SESSION.prompt, ctx: { identity: SESSION.identity }, approval: (c) => (c.arguments.includes("Oslo") ? { reason: "travel", message: "Oslo needs a manager" } : false) });
+  const messages: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris and Oslo?" }];
+  const first = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: toOpenAiTools(turn.tools) });
+  const message = first.choices[0]!.message;
+  const round = await runOpenAiToolCalls(turn, message);
+  assert.deepEqual(round.approvals, [{ callId: "call_2", name: "get_weather", argumentsJson: '{"city":"Oslo"}', reason: "travel", message: "Oslo needs a manager" }]);
+  assert.deepEqual(round.messages.map((m) => m.tool_call_id), ["call_1"]);
+  const decided = await turn.deny("call_2", "the manager said no");
+  messages.push(message, ...round.messages, ...toOpenAiToolMessages([decided]));
+  await openai.chat.completions.create({ model: "gpt-4.1", messages, tools: toOpenAiTools(turn.tools) });
+  const second = api.bodies()[1] as { messages: unknown[] };
+  assert.deepEqual(second.messages.slice(2), [
+    { role: "tool", tool_call_id: "call_1", content: '{\n  "city": "Paris",\n  "temp": 21\n}' },
+    { role: "tool", tool_call_id: "call_2", content: "Tool call rejected: the manager said no" },
+  ]);
+  assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Paris"}']);
+  assert.deepEqual(recorder.records.map((r) => [r.callId, r.status, r.approval]), [["call_1", "success", undefined], ["call_2", "denied", "denied"]]);
+});

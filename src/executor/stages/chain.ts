@@ -12,6 +12,9 @@ import { checkArguments } from "./parse-arguments.js";
 import { decidePolicy } from "./policy.js";
 import { resolveTool } from "./resolve-tool.js";
 
+/** The hooks of a refused call: its record says so. */
+const REFUSED_HOOKS: ToolCallHooks = Object.freeze({ approval: "denied" as const });
+
 /** What a stage returns: an outcome ends the call, undefined goes on. */
 type Step = ToolOutcome | undefined | Promise<ToolOutcome | undefined>;
 
@@ -31,7 +34,11 @@ function thenStage(step: Step, state: CallState, next: (state: CallState) => Too
  * says whether `close()` has run (a call then throws ClosedError).
  * @internal Does not follow semver.
  */
-export function createStageChain(rt: ExecutorRuntime, isClosed: () => boolean, maxArgumentBytes: number): (call: ToolCall, ctx?: CallContext, hooks?: ToolCallHooks) => Promise<ToolOutcome> {
+export function createStageChain(
+  rt: ExecutorRuntime,
+  isClosed: () => boolean,
+  maxArgumentBytes: number,
+): { execute: (call: ToolCall, ctx?: CallContext, hooks?: ToolCallHooks) => Promise<ToolOutcome>; refuse: (call: ToolCall, ctx: CallContext | undefined, reason: string) => Promise<ToolOutcome> } {
   const { clock, logger } = rt;
   /**
    * Omnia's order of stages. Each returns an outcome to end the call or
@@ -40,6 +47,11 @@ export function createStageChain(rt: ExecutorRuntime, isClosed: () => boolean, m
    */
   function execute(call: ToolCall, ctx: CallContext = {}, hooks?: ToolCallHooks): Promise<ToolOutcome> {
     return ctx?.timeoutMs === undefined ? runStages(call, ctx, hooks, undefined) : executeWithin(call, ctx, hooks);
+  }
+
+  /** A call a person refused: resolved and recorded `denied`, never handed to a client, a policy broker or a backend. */
+  function refuse(call: ToolCall, ctx: CallContext | undefined, reason: string): Promise<ToolOutcome> {
+    return runStages(call, ctx ?? {}, REFUSED_HOOKS, undefined, reason);
   }
 
   /**
@@ -72,7 +84,7 @@ export function createStageChain(rt: ExecutorRuntime, isClosed: () => boolean, m
    * The stages in order, as a chain of `then`s rather than an async function: a call waiting on its
    * attempts holds no suspended frame. A stage that throws rejects the returned promise.
    */
-  function runStages(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined, deadline: CallDeadline | undefined): Promise<ToolOutcome> {
+  function runStages(call: ToolCall, ctx: CallContext, hooks: ToolCallHooks | undefined, deadline: CallDeadline | undefined, refusal?: string): Promise<ToolOutcome> {
     let out: ToolOutcome | Promise<ToolOutcome>;
     try {
       if (isClosed()) throw new ClosedError("execute: the executor is closed");
@@ -80,6 +92,7 @@ export function createStageChain(rt: ExecutorRuntime, isClosed: () => boolean, m
       const state = new CallState(call, ctx, clock.now(), maxArgumentBytes);
       if (hooks !== undefined) state.hooks = hooks;
       if (deadline !== undefined) state.deadline = deadline;
+      if (refusal !== undefined) state.refusal = refusal;
       rt.report.started(state);
       out = thenStage(resolveTool(rt, state), state, afterResolve);
     } catch (e) {
@@ -90,6 +103,8 @@ export function createStageChain(rt: ExecutorRuntime, isClosed: () => boolean, m
 
   /** Stages 2 to 4 (arguments, client hand-off, policy), then the rest. */
   function afterResolve(state: CallState): ToolOutcome | Promise<ToolOutcome> {
+    const refusal = state.refusal;
+    if (refusal !== undefined) return rt.report.finish(state, { status: "denied", message: `Tool call rejected: ${refusal}`, reason: refusal }, refusal);
     let step: ToolOutcome | undefined;
     if ((step = checkArguments(rt.report, state)) !== undefined) return step;
     if ((step = handOffClientCall(rt, state)) !== undefined) return step;
@@ -105,5 +120,5 @@ export function createStageChain(rt: ExecutorRuntime, isClosed: () => boolean, m
     return runAttempts(rt, state);
   }
 
-  return execute;
+  return { execute, refuse };
 }

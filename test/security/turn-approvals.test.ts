@@ -1,0 +1,110 @@
+// Issue #35 item 1: the turn's approval gate and a resumed snapshot are host
+// channels. The gate is the host's function (it may throw, answer late or
+// answer nonsense); a snapshot comes back from the host's store (it may be
+// tampered with or huge); a person's edits are arguments like the model's.
+// None of them may move a request, carry a secret, stall the turn or lose or
+// double a record.
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { createTurn, TurnError, type TurnSnapshot } from "../../src/turn/index.js";
+import { InvalidOptionError } from "../../src/core/index.js";
+import { loadToolRegistry } from "../../src/manifest/index.js";
+import { createToolExecutor } from "../../src/executor/index.js";
+import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
+import { startHttpServer } from "../helpers/http-server.js";
+import { createCaptureLogger } from "../helpers/capture-logger.js";
+
+async function rig(httpConfig = "", secrets: Record<string, string> = {}) {
+  const server = await startHttpServer();
+  after(() => server.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: h
+    type: http
+    tool: { name: refund, description: refunds, inputSchema: { type: object, properties: { amount: { type: integer } } } }
+    httpConfig:
+      endpoint: ${server.url}/refund?tenant=acme
+${httpConfig}`);
+  const recorder = new MemoryRecorder();
+  const executor = createToolExecutor({ registry, recorder, clock: createManualClock(0), secrets: (ref) => secrets[ref.key] ?? "" });
+  after(() => executor.close());
+  return { server, recorder, executor };
+}
+
+test("a gate that throws, answers a promise or answers a wrong shape holds the call (fail closed): nothing reaches the backend, one warning each, no record", async () => {
+  const { server, recorder, executor } = await rig();
+  const logger = createCaptureLogger();
+  const answers: (() => unknown)[] = [
+    () => {
+      throw new Error("boom");
+    },
+    () => {
+      throw null;
+    },
+    () => new Promise(() => undefined),
+    () => null,
+    () => 1,
+    () => "yes",
+    () => ({ reason: 1 }),
+    () => new Proxy({}, { get: () => { throw new Error("trap"); } }),
+  ];
+  let i = 0;
+  const turn = createTurn(executor, { logger, approval: () => answers[i++]!() as never });
+  const round = await turn.run(answers.map((_, n) => ({ id: `c${n}`, name: "refund", arguments: `{"amount":${n}}` })));
+  assert.deepEqual(round.messages, []);
+  assert.equal(round.approvals?.length, answers.length);
+  assert.equal(logger.lines.filter((l) => l.level === "warn" && l.message.startsWith("approval: ")).length, answers.length);
+  assert.equal(server.requests.length, 0);
+  assert.equal(recorder.records.length, 0);
+});
+
+test("a person's edits are arguments like the model's: they cannot replace the endpoint's fixed query or staticQuery, nor the origin", async () => {
+  const { server, recorder, executor } = await rig("      method: GET\n      staticQuery: { api_key: K-FIXED }\n");
+  const turn = createTurn(executor, { approval: ["refund"] });
+  await turn.run([{ id: "x", name: "refund", arguments: '{"amount":1}' }]);
+  const message = await turn.approve("x", { arguments: { tenant: "evil", api_key: "stolen", amount: 2, "__proto__": { polluted: true } } as never });
+  assert.equal(message.isError, false);
+  assert.deepEqual(server.requests.map((r) => r.url), ["/refund?amount=2&api_key=K-FIXED&tenant=acme"]);
+  assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+  assert.deepEqual(recorder.records.map((r) => r.approval), ["edited"]);
+});
+
+test("a snapshot holds the model's arguments only: no credential, secret header or static value of the handler", async () => {
+  const { server, executor } = await rig("      headersFromSecret: { X-Api-Key: { name: s, key: api } }\n      staticQuery: { api_key: K-FIXED }\n", { api: "S3CRET-VALUE" });
+  const turn = createTurn(executor, { approval: ["refund"], ctx: { identity: { userId: "u-1", sessionId: "s-1" } } });
+  await turn.run([{ id: "x", name: "refund", arguments: '{"amount":1}' }]);
+  const text = JSON.stringify(turn.snapshot());
+  for (const secret of ["S3CRET-VALUE", "K-FIXED", "u-1", "s-1", "acme"]) assert.equal(text.includes(secret), false, secret);
+  await turn.approve("x");
+  assert.equal(server.requests[0]?.headers["x-api-key"], "S3CRET-VALUE");
+});
+
+test("a tampered snapshot is refused field by field before anything runs; a snapshot of 100,000 held calls resumes in one pass", async () => {
+  const { server, executor } = await rig();
+  const base: TurnSnapshot = { format: "omnia-tools.turn", version: 1, promptkit: "1.5.5", toolCalls: 0, approvals: [] };
+  const hostile: unknown[] = [
+    { ...base, toolCalls: 1e400 },
+    { ...base, toolCalls: "0" },
+    { ...base, approvals: [{ callId: "a", name: "refund", argumentsJson: "{}", reason: "r", message: "m", arguments: {} }] },
+    { ...base, approvals: [{ callId: "a", name: "refund", argumentsJson: "{}", reason: "r", message: "m", arguments: "{}" }, { callId: "a", name: "refund", argumentsJson: "{}", reason: "r", message: "m", arguments: "{}" }] },
+    new Proxy(base, { get: () => { throw new Error("trap"); } }),
+  ];
+  for (const resume of hostile) {
+    assert.throws(() => createTurn(executor, { resume: resume as TurnSnapshot }), (e: unknown) => e instanceof InvalidOptionError && e.message.startsWith("createTurn: resume must be a snapshot from turn.snapshot(); "));
+  }
+  const many = { ...base, approvals: Array.from({ length: 100_000 }, (_, n) => ({ callId: `c${n}`, name: "refund", argumentsJson: "{}", reason: "r", message: "m", arguments: "{}" })) };
+  const turn = createTurn(executor, { resume: many });
+  assert.equal(turn.approvals.length, 100_000);
+  assert.equal(server.requests.length, 0);
+});
+
+test("approve and deny of one call, raced many times: exactly one record per call, never two", async () => {
+  const { server, recorder, executor } = await rig();
+  const turn = createTurn(executor, { approval: ["refund"] });
+  const ids = Array.from({ length: 50 }, (_, n) => `c${n}`);
+  await turn.run(ids.map((id, n) => ({ id, name: "refund", arguments: `{"amount":${n}}` })));
+  const settled = await Promise.allSettled(ids.flatMap((id, n) => (n % 2 === 0 ? [turn.approve(id), turn.deny(id, "no"), turn.approve(id)] : [turn.deny(id, "no"), turn.approve(id), turn.deny(id, "no")])));
+  assert.equal(settled.filter((s) => s.status === "fulfilled").length, 50);
+  assert.ok(settled.every((s) => s.status === "fulfilled" || (s.reason instanceof TurnError && s.reason.reason === "approval-unknown")));
+  assert.deepEqual(recorder.records.map((r) => r.callId).sort(), [...ids].sort());
+  assert.equal(server.requests.length, 25);
+});
