@@ -10,7 +10,7 @@
 // together; a call arriving later runs in the next round, after this one.
 import { OmniaToolsError, type JsonValue } from "../core/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
-import { TurnError, type Turn, type TurnCall, type TurnExecutor, type TurnMessage } from "../turn/index.js";
+import { TurnError, type Turn, type TurnApprovalRequest, type TurnCall, type TurnExecutor, type TurnMessage } from "../turn/index.js";
 
 /** How one collected call ended. @internal Does not follow semver. */
 export type CallEnd = { readonly kind: "message"; readonly message: TurnMessage } | { readonly kind: "pending" } | { readonly kind: "dropped" };
@@ -41,7 +41,35 @@ export class AiSdkTurn {
   private failure: unknown;
   private turnRef: Turn | undefined;
 
-  constructor(private readonly clientNames: ReadonlySet<string>) {}
+  /** The gate's answer for each call the AI SDK asked `needsApproval` of, by call id, until it runs. */
+  private readonly asked = new Map<string, boolean>();
+
+  constructor(
+    private readonly clientNames: ReadonlySet<string>,
+    private readonly gate: ((call: { readonly id: string; readonly name: string; readonly text: string }) => TurnApprovalRequest | undefined) | undefined = undefined,
+  ) {}
+
+  /** The AI SDK's `needsApproval` of a server tool: the turn's gate. */
+  needsApproval(callId: string, name: string, input: unknown): boolean {
+    const held = this.gate?.({ id: callId, name, text: JSON.stringify(input ?? {}) ?? "{}" }) !== undefined;
+    this.asked.set(callId, held);
+    return held;
+  }
+
+  /**
+   * Whether a call the AI SDK now executes was held for approval: it runs only
+   * once approved. A call held by another tool set (the app's history carried
+   * the approval) is recognised by asking the gate again.
+   */
+  approved(callId: string, name: string, text: string): boolean {
+    if (this.gate === undefined) return false;
+    const held = this.asked.get(callId);
+    if (held !== undefined) {
+      this.asked.delete(callId);
+      return held;
+    }
+    return this.gate({ id: callId, name, text }) !== undefined;
+  }
 
   /** The turn, set once it exists (the turn's executor needs this object first). */
   attach(turn: Turn): void {
@@ -172,7 +200,9 @@ export class AiSdkTurn {
  */
 export function signalledExecutor<Context extends { readonly signal?: AbortSignal }>(executor: TurnExecutor<Context>, state: AiSdkTurn): TurnExecutor<Context> {
   return {
-    execute(call, ctx, hooks) {
+    execute(call, ctx, given) {
+      // The record of a call the AI SDK ran after its approval says so.
+      const hooks = given !== undefined && state.approved(call.id, call.name, call.arguments) ? { recordResult: given.recordResult, approval: "approved" as const } : given;
       const sdk = state.signalOf(call.id);
       if (sdk === undefined) return executor.execute(call, ctx, hooks);
       const own = ctx?.signal;

@@ -5,6 +5,7 @@ import type { ToolModelMessage, ToolSet } from "ai";
 import { importWithPeers, InvalidOptionError, noopLogger, rejectUnknownOptions } from "../core/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
 import { createTurn, type TurnExecutor, type TurnOptions } from "../turn/index.js";
+import { approvalGate, checkApprovalOption } from "../turn/index.js";
 import { AiSdkTurn, signalledExecutor } from "./ai-sdk-turn.js";
 
 /**
@@ -32,7 +33,7 @@ export interface AiSdkCallContext {
  * `clientToolsAvailable`), passed to every call of the turn.
  * @public
  */
-export interface AiSdkToolsOptions<Context extends AiSdkCallContext = AiSdkCallContext> extends TurnOptions<Context> {
+export interface AiSdkToolsOptions<Context extends AiSdkCallContext = AiSdkCallContext> extends Omit<TurnOptions<Context>, "resume" | "approval"> {
   /**
    * Runs `executor.refresh()` first, so that mcp and openapi tools are
    * offered. A failed discovery is logged (`warn`) and the tools that are
@@ -40,9 +41,22 @@ export interface AiSdkToolsOptions<Context extends AiSdkCallContext = AiSdkCallC
    * its own schedule.
    */
   readonly refresh?: boolean;
+  /**
+   * The turn's approval gate, through the AI SDK's own flow: each server tool
+   * the gate holds a call of gets `needsApproval`, so `generateText` and
+   * `streamText` stop with a `tool-approval-request` and run the call only
+   * after the app sends an approving `tool-approval-response` (its record then
+   * says `approval: "approved"`). A denied call is answered by the AI SDK
+   * itself (its `execution-denied` result), never reaches the executor and is
+   * not recorded. The AI SDK has no approve-with-edits, no hold reason or
+   * message, and no `resume`: its messages carry the state. It trusts the
+   * message history it is given with approvals; with `ai` 7, sign the
+   * requests (`experimental_toolApprovalSecret`).
+   */
+  readonly approval?: TurnOptions<Context>["approval"];
 }
 
-const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "refresh"]);
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "approval", "refresh"]);
 
 interface AiModule {
   jsonSchema(schema: unknown): unknown;
@@ -103,9 +117,11 @@ export async function toAiSdkTools<Context extends AiSdkCallContext>(executor: A
   if (executor === null || typeof executor !== "object" || typeof (executor as Partial<AiSdkToolExecutor<Context>>).refresh !== "function") {
     throw new InvalidOptionError("toAiSdkTools: executor must be a tool executor (createToolExecutor()) with refresh, execute, completeClientCall and tools");
   }
-  const { refresh = true, ...turnOptions } = options;
+  const { refresh = true, approval, ...turnOptions } = options;
+  checkApprovalOption(approval);
   const clientNames = new Set<string>();
-  const state = new AiSdkTurn(clientNames);
+  // The AI SDK holds and resumes approved calls itself; the turn runs them when it does.
+  const state = new AiSdkTurn(clientNames, approvalGate(approval, options.logger ?? noopLogger));
   const turn = createTurn<Context>(signalledExecutor(executor, state), turnOptions);
   state.attach(turn);
   const ai = (await importWithPeers(() => import("ai"), "toAiSdkTools", ["ai"])) as unknown as AiModule;
@@ -130,6 +146,7 @@ export async function toAiSdkTools<Context extends AiSdkCallContext>(executor: A
           inputSchema: ai.jsonSchema(t.inputSchema),
           onInputAvailable: collect,
           execute: (input: unknown, o: { toolCallId: string; abortSignal?: AbortSignal | undefined }) => state.result(o.toolCallId, t.name, input, o.abortSignal),
+          ...(approval === undefined ? {} : { needsApproval: (input: unknown, o: { toolCallId: string }) => state.needsApproval(o.toolCallId, t.name, input) }),
         };
   }
   states.set(tools, state);

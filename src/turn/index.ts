@@ -20,3 +20,4 @@ export type {
   TurnApproveOptions,
   TurnSnapshot,
 } from "./types.js";
+export { approvalGate, checkApprovalOption } from "./approval.js";

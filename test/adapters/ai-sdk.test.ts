@@ -193,7 +193,7 @@ test("the helpers refuse a tool set that toAiSdkTools did not build, and toAiSdk
   assert.throws(() => completeClientToolCalls({}, []), { message: "completeClientToolCalls: tools must be a tool set from toAiSdkTools()" });
   await assert.rejects(toAiSdkTools(executor, { identity: {} } as never), {
     name: "InvalidOptionError",
-    message: 'toAiSdkTools: unknown option "identity"; expected one of pack, prompt, ctx, maxParallelCalls, maxResultBytes, repeatThreshold, maxRounds, logger, promptkit, maxToolCalls, refresh',
+    message: 'toAiSdkTools: unknown option "identity"; expected one of pack, prompt, ctx, maxParallelCalls, maxResultBytes, repeatThreshold, maxRounds, logger, promptkit, maxToolCalls, approval, refresh',
   });
 });
 
@@ -312,4 +312,35 @@ test("a tool whose results were errors twice leaves offeredToolNames, and prepar
   assert.equal(result.text, "down");
   assert.deepEqual(offeredToolNames(tools), ["get_location"]);
   assert.deepEqual(calls.map((c) => c.tools?.map((t) => t.name)), [["get_location", "get_weather"], ["get_location"]]);
+});
+
+test("approval through the AI SDK's own flow: generateText stops with a tool-approval-request; approved, the call runs and is recorded approved; denied, it never reaches the backend", async () => {
+  const { executor, backend, recorder } = await weatherTools();
+  const { model, calls } = scripted([
+    step([toolCall("call_1", "get_weather", '{"city":"Paris"}'), toolCall("call_2", "get_weather", '{"city":"Lyon"}'), toolCall("call_3", "get_weather", '{"city":"Nice"}')]),
+    step([{ type: "text", text: "Paris is at 21 degrees." }]),
+  ]);
+  const tools = await toAiSdkTools(executor, { pack: SESSION.pack, prompt: SESSION.prompt, ctx: { identity: SESSION.identity }, approval: (c) => !c.arguments.includes("Nice") });
+  const messages: ModelMessage[] = [{ role: "user", content: "Weather in Paris and Lyon?" }];
+  const first = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+  const requests = first.content.filter((p) => p.type === "tool-approval-request") as unknown as { approvalId: string; toolCall: { toolCallId: string } }[];
+  assert.deepEqual(requests.map((r) => r.toolCall.toolCallId), ["call_1", "call_2"]);
+  // Only the call the gate let through ran; the held ones wait for the app.
+  assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Nice"}']);
+  messages.push(...responseMessages(first));
+  messages.push({
+    role: "tool",
+    content: [
+      { type: "tool-approval-response", approvalId: requests[0]!.approvalId, approved: true },
+      { type: "tool-approval-response", approvalId: requests[1]!.approvalId, approved: false, reason: "not now" },
+    ],
+  } as ModelMessage);
+  const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
+  assert.equal(second.text, "Paris is at 21 degrees.");
+  assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Nice"}', '{"city":"Paris"}']);
+  assert.deepEqual(recorder.records.map((r) => [r.callId, r.status, r.approval]), [["call_3", "success", undefined], ["call_1", "success", "approved"]]);
+  // The model reads the turn's text for the approved call.
+  const results = (calls[1]?.prompt ?? []).flatMap((m) => (m.role === "tool" ? m.content.map((p) => (p.type === "tool-result" ? [p.toolCallId, p.output.type] : p.type)) : []));
+  assert.deepEqual(results.find((r) => Array.isArray(r) && r[0] === "call_1"), ["call_1", "text"]);
+  assert.deepEqual(results.find((r) => Array.isArray(r) && r[0] === "call_2"), ["call_2", "execution-denied"]);
 });
