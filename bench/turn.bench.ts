@@ -62,21 +62,30 @@ const memory: TurnExecutor = {
   completeClientCall: () => ({ status: "success", resultJson: "{}" }),
 };
 const STAGE = "turn.run, 10 calls, in-memory executor";
+// The round-2 options (#35) set but not triggered: an approval list naming another tool, a budget the result fits,
+// PromptKit 1.5.11 with a call limit far away. Beside the defaults, to show what they cost a round that needs none.
+const CONFIGURED = "turn.run, 10 calls, in-memory executor, approval + resultBudget + promptkit 1.5.11 set";
+const configured = { approval: ["delete_everything"], resultBudget: { maxBytes: 1_000_000, cut: "json-aware" as const }, promptkit: "1.5.11" as const, maxToolCalls: 1_000_000_000 };
 mitataSummary(() => {
   bench(STAGE, async () => do_not_optimize(await createTurn(memory).run(calls)));
+  bench(CONFIGURED, async () => do_not_optimize(await createTurn(memory, configured).run(calls)));
 });
 const micro = opsPerSecond(await run(JSON_ONLY ? { format: "quiet" } : { colors: false }));
 const stageNsPerCall = micro[STAGE] === undefined ? null : Math.round(1e9 / micro[STAGE] / CALLS_PER_ROUND);
+const configuredNsPerCall = micro[CONFIGURED] === undefined ? null : Math.round(1e9 / micro[CONFIGURED] / CALLS_PER_ROUND);
+const configuredOverDefaults = stageNsPerCall === null || configuredNsPerCall === null ? null : Math.round((stageNsPerCall / configuredNsPerCall) * 1000) / 1000;
 
 const summary: SummaryRow[] = [
   { name: "turn.run(10 HTTP calls) / Promise.all(10 execute())", value: turnOverExecute.median, unit: `ratio (cycles ${turnOverExecute.min}-${turnOverExecute.max}; CPU/call ${turnOverExecute.cpu})` },
   { name: "turn round of 10 HTTP calls p50 / p99", value: stats.turn.p50Ms, unit: `ms p50 (p99 ${stats.turn.p99Ms})` },
   { name: "Promise.all(10 execute()) p50 / p99", value: stats.execute.p50Ms, unit: `ms p50 (p99 ${stats.execute.p99Ms})` },
   { name: "turn stage per call, in-memory executor", value: stageNsPerCall, unit: "ns/call" },
+  { name: "turn stage with approval, resultBudget and promptkit 1.5.11 set but not triggered", value: configuredNsPerCall, unit: "ns/call" },
+  { name: "turn stage: defaults / round-2 options set (speed; 1 = no cost)", value: configuredOverDefaults, unit: "ratio" },
 ];
 
 if (JSON_ONLY) {
-  console.log(JSON.stringify({ area: "turn", inFlightRounds: IN_FLIGHT, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, ...stats, ratios: { turnOverExecute }, stageNsPerCall, summary }));
+  console.log(JSON.stringify({ area: "turn", inFlightRounds: IN_FLIGHT, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, ...stats, ratios: { turnOverExecute, configuredOverDefaults }, stageNsPerCall, configuredNsPerCall, summary }));
 } else {
   console.log(`Rounds of ${CALLS_PER_ROUND} HTTP POSTs on loopback, ${IN_FLIGHT} rounds in flight, ${ROUNDS.toLocaleString("en-US")} rounds per variant (palindrome cycles)`);
   for (const [name, s] of Object.entries(stats)) {
@@ -84,4 +93,5 @@ if (JSON_ONLY) {
   }
   console.log(`  turn / execute  ${turnOverExecute.median} (median of cycles; range ${turnOverExecute.min}-${turnOverExecute.max}; all rounds ${turnOverExecute.total}; by CPU per round ${turnOverExecute.cpu})`);
   console.log(`  ${STAGE}: ${stageNsPerCall} ns/call`);
+  console.log(`  ${CONFIGURED}: ${configuredNsPerCall} ns/call (defaults / configured ${configuredOverDefaults})`);
 }

@@ -9,7 +9,7 @@
  */
 export { toAiSdkTools, clientToolCalls, completeClientToolCalls, turnFailure, offeredToolNames, responseMessages } from "./ai-sdk/index.js";
 export type { AiSdkToolExecutor, AiSdkToolsOptions, AiSdkCallContext } from "./ai-sdk/index.js";
-export type { TurnOptions, TurnExecutor, TurnExecuteHooks, TurnOutcome, TurnToolCall, TurnApprovalCall, TurnApprovalHold, TurnApprovalRequest, TurnSnapshot, PromptKitVersion } from "./turn/index.js";
+export type { TurnOptions, TurnExecutor, TurnExecuteHooks, TurnOutcome, TurnToolCall, TurnApprovalCall, TurnApprovalHold, TurnApprovalRequest, TurnSnapshot, PromptKitVersion, TurnResultBudget, ResultBudget, ResultBudgetCut } from "./turn/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";
 export type { PromptPack, PackPrompt, PackToolDefinition, ToolDescriptor, HandlerType, ToolExecution } from "./manifest/index.js";
 export type { JsonValue, JsonObject, Logger, LogFields, ToolHandlerType } from "./core/index.js";

@@ -192,6 +192,9 @@ export type {
   TurnApprovalRequest,
   TurnApproveOptions,
   TurnSnapshot,
+  TurnResultBudget,
+  ResultBudget,
+  ResultBudgetCut,
 } from "./turn/index.js";
 
 // the executor pipeline, platform tools, policy hook, records, client tools

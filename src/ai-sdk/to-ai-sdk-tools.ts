@@ -56,7 +56,7 @@ export interface AiSdkToolsOptions<Context extends AiSdkCallContext = AiSdkCallC
   readonly approval?: TurnOptions<Context>["approval"];
 }
 
-const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "approval", "refresh"]);
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "approval", "resultBudget", "refresh"]);
 
 interface AiModule {
   jsonSchema(schema: unknown): unknown;

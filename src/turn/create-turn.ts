@@ -2,7 +2,7 @@
 // stages_provider.go, as Omnia 1.3.0 runs it): what the model is offered, and
 // for each assistant message the identical-call guard → the parallel batch →
 // the results in call order → exclusion after repeated failure → the round limit.
-import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, type JsonValue, type Logger } from "../core/index.js";
+import { InvalidOptionError, compareUtf8, goQuote, noopLogger, rejectUnknownOptions, toError, type JsonValue, type Logger } from "../core/index.js";
 import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
 import { reencodeClientResult } from "./format.js";
@@ -12,6 +12,7 @@ import { argumentsText, runCall, type CallDeps, type CallResult } from "./run-ca
 import { packTool, ToolCatalog } from "./tool-catalog.js";
 import { offeredNames, PROMPTKIT_VERSIONS, type PromptKitVersion } from "./offered.js";
 import { approvalGate, checkApprovalOption, editedArguments, readSnapshot, takeSnapshot, type HeldCall } from "./approval.js";
+import { checkResultBudget, type ResultBudget } from "./result-budget.js";
 import { TurnError } from "./turn-error.js";
 import type { Turn, TurnApprovalRequest, TurnApproveOptions, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnSnapshot, TurnTool } from "./types.js";
 
@@ -24,7 +25,7 @@ export const DEFAULT_REPEAT_THRESHOLD = 3;
 /** PromptKit's `defaultMaxRounds`. @public */
 export const DEFAULT_MAX_ROUNDS = 50;
 
-const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "approval", "resume"]);
+const KNOWN_OPTIONS = new Set(["pack", "prompt", "ctx", "maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "logger", "promptkit", "maxToolCalls", "approval", "resume", "resultBudget"]);
 const LIMITS = ["maxParallelCalls", "maxResultBytes", "repeatThreshold", "maxRounds", "maxToolCalls"] as const;
 
 /**
@@ -114,7 +115,7 @@ class TurnState<Context> implements Turn {
     this.#catalog = new ToolCatalog(pack);
     const approval = approvalGate(options.approval, this.#logger);
     this.#gated = approval !== undefined;
-    this.#deps = { executor, ctx: options.ctx, catalog: this.#catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger: this.#logger, approval };
+    this.#deps = { executor, ctx: options.ctx, catalog: this.#catalog, maxResultBytes: options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, logger: this.#logger, approval, budget: budgets(options.resultBudget) };
     if (options.resume !== undefined) {
       const resumed = readSnapshot(options.resume, this.#promptkit);
       this.#toolCalls = resumed.toolCalls;
@@ -340,6 +341,46 @@ class TurnState<Context> implements Turn {
     const content = outcome.status === "success" ? reencodeClientResult(result.resultJson ?? "") : outcome.status === "client" ? "" : outcome.message;
     return { callId: result.callId, name: typeof name === "string" ? name : "", content };
   }
+}
+
+/**
+ * The `resultBudget` option as a lookup by tool name (a copy: the host's
+ * object is read once, at creation), or undefined when it sets no budget.
+ * @throws InvalidOptionError naming the first bad field
+ */
+function budgets(option: unknown): ((name: string) => ResultBudget | undefined) | undefined {
+  try {
+    return readBudgets(option);
+  } catch (e) {
+    if (e instanceof InvalidOptionError) throw e;
+    // A getter or a Proxy trap of the host's object threw.
+    throw new InvalidOptionError(`createTurn: resultBudget could not be read: ${toError(e).message}`);
+  }
+}
+
+function readBudgets(option: unknown): ((name: string) => ResultBudget | undefined) | undefined {
+  if (option === undefined) return undefined;
+  if (option === null || typeof option !== "object" || Array.isArray(option)) {
+    throw new InvalidOptionError(`createTurn: resultBudget must be an object { maxBytes | maxTokens, cut?, tools? }; got ${option === null ? "null" : Array.isArray(option) ? "an array" : typeof option}`);
+  }
+  const { tools, ...own } = option as { tools?: unknown };
+  let turnBudget: ResultBudget | undefined;
+  if (Object.values(own).some((v) => v !== undefined)) {
+    const bad = checkResultBudget(own, "createTurn: resultBudget");
+    if (bad !== undefined) throw new InvalidOptionError(bad);
+    turnBudget = Object.freeze({ ...own }) as ResultBudget;
+  }
+  const byTool = new Map<string, ResultBudget>();
+  if (tools !== undefined) {
+    if (tools === null || typeof tools !== "object" || Array.isArray(tools)) throw new InvalidOptionError(`createTurn: resultBudget.tools must be an object of budgets by tool name; got ${tools === null ? "null" : Array.isArray(tools) ? "an array" : typeof tools}`);
+    for (const [name, budget] of Object.entries(tools)) {
+      const bad = checkResultBudget(budget, `createTurn: resultBudget.tools[${JSON.stringify(name)}]`);
+      if (bad !== undefined) throw new InvalidOptionError(bad);
+      byTool.set(name, Object.freeze({ ...(budget as ResultBudget) }));
+    }
+  }
+  if (turnBudget === undefined && byTool.size === 0) return undefined;
+  return (name) => byTool.get(name) ?? turnBudget;
 }
 
 /** The first executor error of the round (in call order), after every call settled. */

@@ -19,5 +19,7 @@ export type {
   TurnApprovalRequest,
   TurnApproveOptions,
   TurnSnapshot,
+  TurnResultBudget,
 } from "./types.js";
+export type { ResultBudget, ResultBudgetCut } from "./result-budget.js";
 export { approvalGate, checkApprovalOption } from "./approval.js";

@@ -7,7 +7,8 @@ import { goQuote, isOmniaToolsError, toError, type JsonValue, type Logger } from
 import type { ClientToolRequest } from "../client-tools/index.js";
 import { coerceArguments, coercionPossible } from "./coerce.js";
 import { validateArguments, validateResult } from "./validate.js";
-import { renderToolResult } from "./format.js";
+import { limitResultSize, renderToolResult } from "./format.js";
+import { applyResultBudget, type ResultBudget } from "./result-budget.js";
 import { GoNumber, readGoJson } from "./schema-json.js";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog.js";
 import { canonicalArgs } from "./guards.js";
@@ -33,6 +34,8 @@ export interface CallDeps<Context> {
   readonly logger: Logger;
   /** The approval gate: the request that holds a call, or undefined to run it. Absent: no gate. */
   readonly approval?: ((call: { readonly id: string; readonly name: string; readonly text: string }) => TurnApprovalRequest | undefined) | undefined;
+  /** The result budget of a tool, when the turn has one for it. Absent: no budget. */
+  readonly budget?: ((name: string) => ResultBudget | undefined) | undefined;
 }
 
 const REJECTED = "Tool rejected: ";
@@ -143,7 +146,10 @@ function messageResult(callId: string, name: string, content: string, isError: b
  * call's record holds the same text.
  */
 class RenderedResult<Context> implements TurnExecuteHooks {
+  /** What the model reads. */
   content = "";
+  /** What the record keeps: the content before a result budget cut it. */
+  recorded = "";
   isError = false;
   #json: string | undefined;
 
@@ -154,7 +160,7 @@ class RenderedResult<Context> implements TurnExecuteHooks {
 
   readonly recordResult = (json: string): JsonValue => {
     this.render(json);
-    return this.content;
+    return this.recorded;
   };
 
   render(json: string): void {
@@ -165,18 +171,31 @@ class RenderedResult<Context> implements TurnExecuteHooks {
     if (entry.outputSchemaJson !== undefined) {
       const check = validateResult(entry.name, entry.outputSchemaJson, json);
       if (!check.ok) {
-        this.content = `Tool execution failed: ${check.error}`;
+        this.content = this.recorded = `Tool execution failed: ${check.error}`;
         this.isError = true;
         return;
       }
       // The bytes that go on: the result as it was, or its Go re-encoding when only that one validated.
       bytes = check.result;
     }
-    // Formatted and cut in one step, so memory stays bounded by the limit however much indentation adds.
-    const limited = renderToolResult(bytes, deps.maxResultBytes);
+    this.isError = false;
+    const budget = deps.budget?.(entry.name);
+    if (budget === undefined) {
+      // Formatted and cut in one step, so memory stays bounded by the limit however much indentation adds.
+      const limited = renderToolResult(bytes, deps.maxResultBytes);
+      if (limited.truncated && deps.maxResultBytes > 0) deps.logger.warn("Tool result truncated", { tool: entry.name, size: limited.originalBytes, limit: deps.maxResultBytes });
+      this.content = this.recorded = limited.content;
+      return;
+    }
+    // Beyond PromptKit: the host's budget cuts the whole formatted text (so that json-aware sees all of it), and
+    // the record keeps what PromptKit would have shown; PromptKit's cut still bounds what the model reads.
+    const full = renderToolResult(bytes, 0).content;
+    this.recorded = limitResultSize(full, deps.maxResultBytes).content;
+    const budgeted = applyResultBudget(full, budget);
+    if (budgeted.cut) deps.logger.warn("Tool result cut to the result budget", { tool: entry.name, size: budgeted.originalBytes, cut: budget.cut ?? "head" });
+    const limited = limitResultSize(budgeted.content, deps.maxResultBytes);
     if (limited.truncated && deps.maxResultBytes > 0) deps.logger.warn("Tool result truncated", { tool: entry.name, size: limited.originalBytes, limit: deps.maxResultBytes });
     this.content = limited.content;
-    this.isError = false;
   }
 }
 

@@ -2,6 +2,7 @@ import type { JsonValue, Logger } from "../core/index.js";
 import type { PromptPack, ToolDescriptor } from "../manifest/index.js";
 import type { ClientToolRequest, ClientToolResult } from "../client-tools/index.js";
 import type { PromptKitVersion } from "./offered.js";
+import type { ResultBudget } from "./result-budget.js";
 
 /**
  * One tool call of an assistant message, as the model produced it.
@@ -152,6 +153,28 @@ export interface TurnOptions<Context = unknown> {
    * this turn's own; `promptkit` must match the snapshot's.
    */
   readonly resume?: TurnSnapshot;
+  /**
+   * A limit on what the model reads of each successful result (beyond
+   * PromptKit, off by default): the turn's budget, and per tool name in
+   * `tools` (a tool listed there takes its own, the others the turn's). It
+   * applies after `maxResultBytes`, to the text the model would read; the
+   * call's record keeps that whole text. A cut result ends with a notice of
+   * how many bytes were left out (`head`, `head+tail`), or stays valid JSON
+   * with shortened arrays and strings that say what they lost
+   * (`json-aware`); the warning `Tool result cut to the result budget`
+   * (`tool`, `size`, `cut`) is logged.
+   */
+  readonly resultBudget?: TurnResultBudget;
+}
+
+/**
+ * The `resultBudget` option: the turn's budget (optional), and budgets per
+ * tool name.
+ * @public
+ */
+export interface TurnResultBudget extends ResultBudget {
+  /** Budgets by tool name; each replaces the turn's for that tool. */
+  readonly tools?: Readonly<Record<string, ResultBudget>>;
 }
 
 /**

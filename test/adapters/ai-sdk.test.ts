@@ -193,7 +193,7 @@ test("the helpers refuse a tool set that toAiSdkTools did not build, and toAiSdk
   assert.throws(() => completeClientToolCalls({}, []), { message: "completeClientToolCalls: tools must be a tool set from toAiSdkTools()" });
   await assert.rejects(toAiSdkTools(executor, { identity: {} } as never), {
     name: "InvalidOptionError",
-    message: 'toAiSdkTools: unknown option "identity"; expected one of pack, prompt, ctx, maxParallelCalls, maxResultBytes, repeatThreshold, maxRounds, logger, promptkit, maxToolCalls, approval, refresh',
+    message: 'toAiSdkTools: unknown option "identity"; expected one of pack, prompt, ctx, maxParallelCalls, maxResultBytes, repeatThreshold, maxRounds, logger, promptkit, maxToolCalls, approval, resultBudget, refresh',
   });
 });
 

@@ -49,7 +49,7 @@ test("createTurn checks its options eagerly", () => {
   const bad = (options: object, message: string) => assert.throws(() => createTurn(executor, options as never), (e: unknown) => e instanceof InvalidOptionError && e.message === message);
   bad({ maxRounds: -1 }, "createTurn: maxRounds must be a non-negative integer (0 disables the limit); got -1");
   bad({ maxParallelCalls: 1.5 }, "createTurn: maxParallelCalls must be a non-negative integer (0 disables the limit); got 1.5");
-  bad({ maxResults: 1 }, 'createTurn: unknown option "maxResults"; expected one of pack, prompt, ctx, maxParallelCalls, maxResultBytes, repeatThreshold, maxRounds, logger, promptkit, maxToolCalls, approval, resume');
+  bad({ maxResults: 1 }, 'createTurn: unknown option "maxResults"; expected one of pack, prompt, ctx, maxParallelCalls, maxResultBytes, repeatThreshold, maxRounds, logger, promptkit, maxToolCalls, approval, resume, resultBudget');
   bad({ prompt: "x" }, 'createTurn: prompt "x" needs a pack');
   bad({ pack: { prompts: { a: {} } }, prompt: "b" }, 'createTurn: the pack has no prompt "b"; expected one of a');
   assert.throws(() => createTurn({} as never), InvalidOptionError);
