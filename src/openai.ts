@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 export { toOpenAiTools, fromOpenAiToolCalls, toOpenAiToolMessages, runOpenAiToolCalls } from "./openai/index.js";
-export type { OpenAiFunctionTool, OpenAiToolsOptions, OpenAiAssistantMessage, OpenAiToolCall, OpenAiToolMessage, OpenAiToolRound, ToolResultText } from "./openai/index.js";
+export type { OpenAiFunctionTool, OpenAiToolsOptions, OpenAiRunOptions, OpenAiAssistantMessage, OpenAiToolCall, OpenAiToolMessage, OpenAiToolRound, ToolResultText } from "./openai/index.js";
 export type { Turn, TurnCall, TurnTool, TurnRound, TurnMessage, TurnCompletion, TurnApprovalRequest, TurnApproveOptions, TurnSnapshot, PromptKitVersion } from "./turn/index.js";
 export type { ClientToolRequest, ClientToolResult } from "./client-tools/index.js";
 export type { JsonValue } from "./core/index.js";

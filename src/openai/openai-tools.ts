@@ -5,7 +5,7 @@
 // and a result goes back as {role:"tool", tool_call_id, content} with the
 // stage's text as the content. Structural types only: the package does not
 // depend on the openai SDK.
-import { InvalidOptionError, type JsonValue } from "../core/index.js";
+import { goJsonDecode, goJsonEncode, InvalidOptionError, type JsonValue } from "../core/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { Turn, TurnApprovalRequest, TurnCall, TurnTool } from "../turn/index.js";
 
@@ -41,8 +41,32 @@ export interface OpenAiToolsOptions {
    * keys in sorted order, as Go's encoder writes them). `false`: the schema
    * unchanged and no `strict` field (PromptKit's `strict_tools: false`).
    * Default true.
+   *
+   * `"nullable"` (beyond PromptKit): strict, and each property the schema
+   * did not require becomes nullable (`type: "string"` → `["string",
+   * "null"]`, `null` added to its `enum`; a schema without `type` becomes
+   * `anyOf: [<schema>, { type: "null" }]`), recursively, so the model can
+   * still leave it out by sending `null`. Pass the same option to
+   * {@link runOpenAiToolCalls}, which removes those `null`s before the turn
+   * sees the call, so the backend receives what it would without strict mode.
    */
-  readonly strict?: boolean;
+  readonly strict?: boolean | "nullable";
+}
+
+/**
+ * Options of {@link runOpenAiToolCalls}.
+ * @public
+ */
+export interface OpenAiRunOptions {
+  /**
+   * `"nullable"`: the tools were sent with `toOpenAiTools(tools, { strict:
+   * "nullable" })`; a `null` the model gave a property its tool's schema
+   * (as `turn.tools` offers it) does not require and does not allow to be
+   * `null` is removed, at any depth, before the call runs (the arguments are
+   * then Go-encoded: sorted keys, compact). Other values: the arguments are
+   * the model's text, unchanged. Default true.
+   */
+  readonly strict?: boolean | "nullable";
 }
 
 type SchemaObject = Record<string, unknown>;
@@ -60,29 +84,101 @@ function sortedCopy(value: unknown): unknown {
   return out;
 }
 
-/** PromptKit 1.5.5's `applyStrictToObject` (`providers/openai/openai_tools.go`), in place. */
-function applyStrict(obj: SchemaObject): void {
+/**
+ * PromptKit 1.5.5's `applyStrictToObject` (`providers/openai/openai_tools.go`), in place; with `nullable`, each
+ * property the object did not require also becomes nullable.
+ */
+function applyStrict(obj: SchemaObject, nullable: boolean): void {
   const props = obj["properties"];
   if (isObject(props)) {
+    const required = nullable ? requiredNames(obj) : undefined;
     obj["additionalProperties"] = false;
     // Go builds `required` from a map, in no fixed order: sorted here.
     obj["required"] = Object.keys(props).sort();
-    for (const value of Object.values(props)) if (isObject(value)) applyStrict(value);
+    for (const [key, value] of Object.entries(props)) {
+      if (!isObject(value)) continue;
+      applyStrict(value, nullable);
+      if (required !== undefined && !required.has(key)) makeNullable(value);
+    }
   } else if (obj["type"] === "object") {
     obj["properties"] = {};
     obj["additionalProperties"] = false;
     obj["required"] = [];
   }
   const items = obj["items"];
-  if (isObject(items)) applyStrict(items);
+  if (isObject(items)) applyStrict(items, nullable);
+}
+
+/** The names an object schema's `required` lists. */
+function requiredNames(schema: SchemaObject): Set<string> {
+  const list = schema["required"];
+  return new Set(Array.isArray(list) ? list.filter((n): n is string => typeof n === "string") : []);
+}
+
+/** Whether a schema already accepts `null` (a `null` type, a `null` in its enum or type list, `nullable`, a `null` branch). */
+function allowsNull(schema: unknown): boolean {
+  if (!isObject(schema)) return schema === true;
+  const type = schema["type"];
+  if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
+  if (schema["nullable"] === true) return true;
+  const en = schema["enum"];
+  if (Array.isArray(en) && en.includes(null)) return true;
+  for (const key of ["anyOf", "oneOf"]) {
+    const branches = schema[key];
+    if (Array.isArray(branches) && branches.some(allowsNull)) return true;
+  }
+  return false;
+}
+
+/** Makes a property's schema accept `null` too, in place, as OpenAI's strict mode asks for an optional field. */
+function makeNullable(schema: SchemaObject): void {
+  if (allowsNull(schema)) return;
+  const type = schema["type"];
+  if (typeof type === "string" || Array.isArray(type)) {
+    schema["type"] = [...(Array.isArray(type) ? type : [type]), "null"];
+    const en = schema["enum"];
+    if (Array.isArray(en)) schema["enum"] = [...en, null];
+    return;
+  }
+  const copy: SchemaObject = { ...schema };
+  for (const key of Object.keys(schema)) delete schema[key];
+  schema["anyOf"] = [copy, { type: "null" }];
 }
 
 /** The schema as PromptKit's `ensureStrictSchema` sends it: made strict, every key sorted; a non-object as it is. */
-function strictSchema(schema: unknown): { readonly [key: string]: unknown } {
+function strictSchema(schema: unknown, nullable: boolean): { readonly [key: string]: unknown } {
   if (!isObject(schema)) return schema as { readonly [key: string]: unknown };
   const copy = sortedCopy(schema) as SchemaObject;
-  applyStrict(copy);
+  applyStrict(copy, nullable);
   return sortedCopy(copy) as SchemaObject;
+}
+
+/**
+ * Removes, in place, each `null` the nullable strict schema let the model send for a property `schema` (the
+ * offered one) neither requires nor allows to be `null`; descends into the properties and `items` it knows.
+ * Returns whether anything was removed. Depth is bounded by the arguments' own (at most 1000 levels, checked
+ * before parsing by the caller's decoder).
+ */
+function removeIntroducedNulls(value: unknown, schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  let changed = false;
+  if (isObject(value)) {
+    const props = schema["properties"];
+    if (!isObject(props)) return false;
+    const required = requiredNames(schema);
+    for (const key of Object.keys(value)) {
+      if (!Object.prototype.hasOwnProperty.call(props, key)) continue;
+      const sub = props[key];
+      if (value[key] === null && !required.has(key) && !allowsNull(sub)) {
+        delete value[key];
+        changed = true;
+      } else if (removeIntroducedNulls(value[key], sub)) changed = true;
+    }
+  } else if (Array.isArray(value)) {
+    const items = schema["items"];
+    for (const element of value) if (removeIntroducedNulls(element, items)) changed = true;
+  }
+  return changed;
 }
 
 /**
@@ -159,11 +255,31 @@ export interface OpenAiToolRound {
  */
 export function toOpenAiTools(tools: readonly TurnTool[], options: OpenAiToolsOptions = {}): OpenAiFunctionTool[] {
   if (options === null || typeof options !== "object") throw new InvalidOptionError(`toOpenAiTools: options must be an object; got ${String(options)}`);
-  if (options.strict !== undefined && typeof options.strict !== "boolean") throw new InvalidOptionError(`toOpenAiTools: strict must be a boolean; got ${typeof options.strict}`);
-  if (options.strict === false) {
+  const strict = checkStrict("toOpenAiTools", options.strict);
+  if (strict === false) {
     return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.inputSchema as { readonly [key: string]: unknown } } }));
   }
-  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: strictSchema(t.inputSchema), strict: true } }));
+  const nullable = strict === "nullable";
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: strictSchema(t.inputSchema, nullable), strict: true } }));
+}
+
+function checkStrict(where: string, strict: unknown): boolean | "nullable" {
+  if (strict === undefined) return true;
+  if (typeof strict === "boolean" || strict === "nullable") return strict;
+  throw new InvalidOptionError(`${where}: strict must be true, false or "nullable"; got ${typeof strict === "string" ? JSON.stringify(strict) : typeof strict}`);
+}
+
+/** The calls with the `null`s the nullable strict schema introduced removed; a call whose arguments lose none keeps its text. */
+function withoutIntroducedNulls(turn: Turn, calls: readonly TurnCall[]): TurnCall[] {
+  const schemas = new Map(turn.tools.map((t) => [t.name, t.inputSchema]));
+  return calls.map((call) => {
+    const schema = schemas.get(call.name);
+    if (schema === undefined || typeof call.arguments !== "string") return call;
+    const decoded = goJsonDecode(call.arguments);
+    if (!decoded.ok || !removeIntroducedNulls(decoded.value, schema)) return call;
+    const text = goJsonEncode(decoded.value);
+    return text === undefined ? call : { id: call.id, name: call.name, arguments: text };
+  });
 }
 
 /**
@@ -215,8 +331,11 @@ export function toOpenAiToolMessages(results: readonly ToolResultText[]): OpenAi
  * @throws InvalidOptionError for a malformed message; what `turn.run()` throws (a `TurnError` where PromptKit fails the turn, the executor's `AbortedError`)
  * @public
  */
-export async function runOpenAiToolCalls(turn: Turn, message: OpenAiAssistantMessage): Promise<OpenAiToolRound> {
-  const round = await turn.run(fromOpenAiToolCalls(message));
+export async function runOpenAiToolCalls(turn: Turn, message: OpenAiAssistantMessage, options: OpenAiRunOptions = {}): Promise<OpenAiToolRound> {
+  if (options === null || typeof options !== "object") throw new InvalidOptionError(`runOpenAiToolCalls: options must be an object; got ${String(options)}`);
+  const strict = checkStrict("runOpenAiToolCalls", options.strict);
+  const calls = fromOpenAiToolCalls(message);
+  const round = await turn.run(strict === "nullable" ? withoutIntroducedNulls(turn, calls) : calls);
   const messages = toOpenAiToolMessages(round.messages);
   return round.approvals === undefined ? { messages, pending: round.pending } : { messages, pending: round.pending, approvals: round.approvals };
 }

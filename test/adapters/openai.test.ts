@@ -2,12 +2,13 @@
 // answers with canned tool calls: examples/openai.ts (the README snippet) runs
 // an http tool on a loopback backend and a client tool, and the second request
 // carries the stage's exact texts as role "tool" messages.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { answer } from "../../examples/openai.js";
-import { createTurn, InvalidOptionError } from "../../src/index.js";
+import { createToolExecutor, createTurn, InvalidOptionError, loadToolRegistry, type JsonValue } from "../../src/index.js";
+import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
 import { fromOpenAiToolCalls, runOpenAiToolCalls, toOpenAiToolMessages, toOpenAiTools } from "../../src/openai.js";
 import type { ClientToolRequest } from "../../src/index.js";
 import { failingWeather, modelApi, SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
@@ -119,7 +120,7 @@ test("toOpenAiTools: PromptKit 1.5.5's ensureStrictSchema (nested objects, items
   );
   assert.deepEqual(schema.required, ["b"], "the offered schema is not changed");
   assert.deepEqual(toOpenAiTools([{ name: "t", description: "d", inputSchema: schema }], { strict: false }), [{ type: "function", function: { name: "t", description: "d", parameters: schema } }]);
-  assert.throws(() => toOpenAiTools([], { strict: "yes" as never }), { name: "InvalidOptionError", message: "toOpenAiTools: strict must be a boolean; got string" });
+  assert.throws(() => toOpenAiTools([], { strict: "yes" as never }), { name: "InvalidOptionError", message: 'toOpenAiTools: strict must be true, false or "nullable"; got "yes"' });
 });
 
 test("examples/openai.ts: once every tool is excluded (two failures), the next request sends no tools key; the history keeps the tool messages", async () => {
@@ -162,4 +163,56 @@ test("approvals through the real openai client: the round returns the held call,
   ]);
   assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Paris"}']);
   assert.deepEqual(recorder.records.map((r) => [r.callId, r.status, r.approval]), [["call_1", "success", undefined], ["call_2", "denied", "denied"]]);
+});
+
+test('strict: "nullable": optional properties become nullable in the request the real client sends; the nulls the model gives them never reach the backend', async () => {
+  const schema = {
+    type: "object",
+    required: ["city"],
+    properties: {
+      city: { type: "string" },
+      units: { type: "string", enum: ["metric", "imperial"] },
+      days: { type: "integer" },
+      note: { type: ["string", "null"] },
+      when: { anyOf: [{ type: "string" }, { type: "integer" }] },
+      place: { type: "object", properties: { lat: { type: "number" }, label: { type: "string" } }, required: ["lat"] },
+    },
+  };
+  const [tool] = toOpenAiTools([{ name: "get_weather", description: "d", inputSchema: schema }], { strict: "nullable" });
+  assert.equal(
+    JSON.stringify(tool?.function.parameters),
+    '{"additionalProperties":false,"properties":{' +
+      '"city":{"type":"string"},' +
+      '"days":{"type":["integer","null"]},' +
+      '"note":{"type":["string","null"]},' +
+      '"place":{"additionalProperties":false,"properties":{"label":{"type":["string","null"]},"lat":{"type":"number"}},"required":["label","lat"],"type":["object","null"]},' +
+      '"units":{"enum":["metric","imperial",null],"type":["string","null"]},' +
+      '"when":{"anyOf":[{"anyOf":[{"type":"string"},{"type":"integer"}]},{"type":"null"}]}' +
+      '},"required":["city","days","note","place","units","when"],"type":"object"}',
+  );
+
+  const backend = await startHttpToolBackend({ routes: { "POST /weather": (req) => ({ got: req.json as JsonValue }) } });
+  after(() => backend.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: w
+    type: http
+    tool:
+      name: get_weather
+      description: d
+      inputSchema: ${JSON.stringify(schema)}
+    httpConfig: { endpoint: ${backend.url}/weather, method: POST }
+`);
+  const executor = createToolExecutor({ registry, clock: createManualClock(0) });
+  after(() => executor.close());
+  const api = await modelApi([
+    completion({ content: null, tool_calls: [call("c1", "get_weather", '{"city":"Paris","units":null,"days":null,"note":null,"when":null,"place":{"lat":1.5,"label":null}}'), call("c2", "get_weather", '{"city":"Oslo","units":"metric","days":2,"note":"x","when":3,"place":null}')] }, "tool_calls"),
+  ]);
+  const openai = new OpenAI({ apiKey: "sk-test", baseURL: `${api.url}/v1`, maxRetries: 0 });
+  const turn = createTurn(executor);
+  const completionReply = await openai.chat.completions.create({ model: "gpt-4.1", messages: [{ role: "user", content: "weather" }], tools: toOpenAiTools(turn.tools, { strict: "nullable" }) });
+  const round = await runOpenAiToolCalls(turn, completionReply.choices[0]!.message, { strict: "nullable" });
+  assert.equal(round.messages.length, 2);
+  // note allows null in the registry's own schema: its null is the model's answer and stays.
+  assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Paris","note":null,"place":{"lat":1.5}}', '{"city":"Oslo","days":2,"note":"x","units":"metric","when":3}']);
+  await assert.rejects(runOpenAiToolCalls(turn, {}, { strict: "maybe" as never }), { name: "InvalidOptionError", message: 'runOpenAiToolCalls: strict must be true, false or "nullable"; got "maybe"' });
 });
