@@ -125,8 +125,12 @@ export {
   DEFAULT_GRPC_RETRYABLE_STATUS_CODES,
   GRPC_STATUS_CODE_NAMES,
   CLIENT_ENDPOINT,
+  checkSchemaTargets,
+  SCHEMA_TARGETS,
 } from "./manifest/index.js";
 export type {
+  SchemaTarget,
+  SchemaTargetIssue,
   LoadToolRegistryOptions,
   ManifestInput,
   ManifestIssue,

@@ -62,7 +62,7 @@ ${extra}`;
 
     const usage = await omniaTools("probe");
     assert.equal(usage.code, 2);
-    assert.equal(usage.stderr, "omnia-tools probe: --registry is required\nUsage: omnia-tools probe --registry <registry.yaml> [--handler <name>] [--json]\n");
+    assert.equal(usage.stderr, "omnia-tools probe: --registry is required\nUsage: omnia-tools probe --registry <registry.yaml> [--handler <name>] [--target <list>] [--json]\n");
     const unknown = await omniaTools("probe", "--registry", good, "--handler", "nope");
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr.split("\n")[0], `omnia-tools probe: no handler named "nope" in ${good}`);

@@ -77,9 +77,9 @@ describe("omnia-tools validate", { concurrency: true }, () => {
   test("a misspelt flag or command names the one meant; an unknown one keeps Node's text", async () => {
     const flag = await omniaTools("validate", "--strct", SAMPLE);
     assert.equal(flag.code, 2);
-    assert.equal(flag.stderr, 'omnia-tools validate: unknown option "--strct" (did you mean "--strict"?)\nUsage: omnia-tools validate <registry.yaml> [--strict] [--json]\n');
+    assert.equal(flag.stderr, 'omnia-tools validate: unknown option "--strct" (did you mean "--strict"?)\nUsage: omnia-tools validate <registry.yaml> [--strict] [--target <list>] [--json]\n');
     const json = await omniaTools("validate", "--jsn", SAMPLE);
-    assert.equal(json.stderr, 'omnia-tools validate: unknown option "--jsn" (did you mean "--json"?)\nUsage: omnia-tools validate <registry.yaml> [--strict] [--json]\n');
+    assert.equal(json.stderr, 'omnia-tools validate: unknown option "--jsn" (did you mean "--json"?)\nUsage: omnia-tools validate <registry.yaml> [--strict] [--target <list>] [--json]\n');
     const command = await omniaTools("valdate", SAMPLE);
     assert.equal(command.code, 2);
     assert.match(command.stderr, /^omnia-tools: unknown command "valdate" \(did you mean "validate"\?\)\n\nUsage: omnia-tools <command>/);

@@ -114,7 +114,7 @@ describe("omnia-tools validate", { concurrency: true }, () => {
     assert.match(missing.stderr, /^omnia-tools validate: cannot read .*nope\.yaml: ENOENT/);
     const none = await omniaTools("validate");
     assert.equal(none.code, 2);
-    assert.equal(none.stderr, "omnia-tools validate: expected one manifest file; got 0\nUsage: omnia-tools validate <registry.yaml> [--strict] [--json]\n");
+    assert.equal(none.stderr, "omnia-tools validate: expected one manifest file; got 0\nUsage: omnia-tools validate <registry.yaml> [--strict] [--target <list>] [--json]\n");
     const flag = await omniaTools("validate", "--nope", "examples/registry.yaml");
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /^omnia-tools validate: Unknown option '--nope'/);

@@ -1,4 +1,5 @@
 import { createToolExecutor, type HandlerHealth } from "../executor/index.js";
+import { checkSchemaTargets, formatPath, parseSchemaTargets, SCHEMA_TARGETS, type SchemaTarget, type SchemaTargetIssue, type ToolDescriptor } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
@@ -19,17 +20,19 @@ function detailText(r: HandlerHealth): string {
 }
 
 /**
- * `omnia-tools probe --registry <file> [--handler <name>] [--json]`: runs the
- * executor's health probe for every handler and prints a table; exit 1 when
- * any is unhealthy.
+ * `omnia-tools probe --registry <file> [--handler <name>] [--target <list>] [--json]`:
+ * runs the executor's health probe for every handler and prints a table; exit
+ * 1 when any is unhealthy. With `--target`, also lists every tool (static and
+ * discovered) and reports what the listed providers would refuse in each;
+ * any such problem also exits 1.
  * @internal Does not follow semver.
  */
 export const probeCommand: CliCommand = {
   name: "probe",
-  usage: "probe --registry <registry.yaml> [--handler <name>] [--json]",
+  usage: "probe --registry <registry.yaml> [--handler <name>] [--target <list>] [--json]",
   summary: "Probe the health of every handler of a ToolRegistry",
   help: [
-    "Usage: omnia-tools probe --registry <registry.yaml> [--handler <name>] [--json]",
+    "Usage: omnia-tools probe --registry <registry.yaml> [--handler <name>] [--target <list>] [--json]",
     "",
     "Probes each handler as Omnia's CheckHealth does: a HEAD of an http or openapi handler's endpoint",
     "(a 5xx or a transport error is unhealthy), grpc.health.v1 Check for grpc (healthy when SERVING),",
@@ -41,14 +44,17 @@ export const probeCommand: CliCommand = {
     "Options:",
     "  --registry <file>  the ToolRegistry manifest (required)",
     "  --handler <name>   probe only this handler",
+    "  --target <list>    also discover every tool (MCP tools/list, OpenAPI specs) and check each name and",
+    `                     input schema against model providers' rules: a comma-separated list of ${SCHEMA_TARGETS.join(", ")}`,
     "  --json             print the results as JSON on stdout",
     "  -h, --help         show this help",
     "",
-    "Exit codes: 0 every handler healthy, 1 one or more unhealthy, 2 invalid manifest or usage error.",
+    "Exit codes: 0 every handler healthy (and no tool a --target provider would refuse), 1 one or more",
+    "unhealthy, a discovery that failed, or a refused tool, 2 invalid manifest or usage error.",
     "",
   ].join("\n"),
   async run(args, io) {
-    const parsed = parseCommandArgs(this, args, { registry: { type: "string" }, handler: { type: "string" }, json: { type: "boolean" } }, io);
+    const parsed = parseCommandArgs(this, args, { registry: { type: "string" }, handler: { type: "string" }, target: { type: "string" }, json: { type: "boolean" } }, io);
     if (typeof parsed === "number") return parsed;
     const file = parsed.values.registry;
     if (typeof file !== "string") {
@@ -58,6 +64,15 @@ export const probeCommand: CliCommand = {
     if (parsed.positionals.length > 0) {
       usageError(this, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
       return EXIT_USAGE;
+    }
+    let targets: readonly SchemaTarget[] = [];
+    if (parsed.values.target !== undefined) {
+      const read = parseSchemaTargets(parsed.values.target, "--target");
+      if ("error" in read) {
+        usageError(this, io, read.error);
+        return EXIT_USAGE;
+      }
+      targets = read.targets;
     }
     const text = await readInput(io, this.name, file);
     if (text === undefined) return EXIT_USAGE;
@@ -70,17 +85,38 @@ export const probeCommand: CliCommand = {
     }
     const executor = createToolExecutor({ registry });
     let results: readonly HandlerHealth[];
+    let refused: { readonly tool: ToolDescriptor; readonly issue: SchemaTargetIssue }[] = [];
+    let discoveryError: string | undefined;
     try {
       results = await executor.checkHealth(typeof only === "string" ? only : undefined);
+      if (targets.length > 0) {
+        // Discovery of every handler; one that fails keeps the others' tools, and is reported.
+        let tools: readonly ToolDescriptor[];
+        try {
+          tools = await executor.listTools();
+        } catch (error) {
+          discoveryError = error instanceof Error ? error.message : String(error);
+          tools = executor.tools;
+        }
+        refused = tools.filter((t) => typeof only !== "string" || t.handlerName === only).flatMap((tool) => checkSchemaTargets(tool, targets).map((issue) => ({ tool, issue })));
+      }
     } finally {
       await executor.close();
     }
+    const healthy = results.every((r) => r.healthy);
     if (parsed.values.json === true) {
-      io.stdout(`${JSON.stringify({ file, healthy: results.every((r) => r.healthy), handlers: results }, null, 2)}\n`);
+      const extra = targets.length === 0 ? {} : { targets, refused: refused.map(({ tool, issue }) => ({ handler: tool.handlerName, tool: tool.name, ...issue })), ...(discoveryError === undefined ? {} : { discoveryError }) };
+      io.stdout(`${JSON.stringify({ file, healthy, handlers: results, ...extra }, null, 2)}\n`);
     } else {
       const rows = results.map((r) => [r.handler, r.handlerType, healthText(r), `${Math.round(r.latencyMs)}ms`, detailText(r)]);
       io.stdout(formatTable(["HANDLER", "TYPE", "HEALTH", "LATENCY", "DETAIL"], rows));
+      if (discoveryError !== undefined) io.stderr(`${file}: tool discovery failed: ${discoveryError}\n`);
+      for (const { tool, issue } of refused) {
+        const at = issue.field === "name" ? "name" : formatPath(["inputSchema", ...issue.path]);
+        io.stderr(`${file}: handler ${JSON.stringify(tool.handlerName)}, tool ${JSON.stringify(tool.name)}: ${at}: ${issue.message}\n`);
+      }
+      if (targets.length > 0) io.stderr(`${file}: ${refused.length} ${refused.length === 1 ? "problem" : "problems"} a provider would refuse (${targets.join(", ")})\n`);
     }
-    return results.every((r) => r.healthy) ? EXIT_OK : EXIT_FAILURE;
+    return healthy && refused.length === 0 && discoveryError === undefined ? EXIT_OK : EXIT_FAILURE;
   },
 };

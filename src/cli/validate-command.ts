@@ -1,23 +1,24 @@
 import { formatGoDuration } from "../core/index.js";
-import { inspectToolRegistry, type HandlerConfig, type ToolRegistry } from "../manifest/index.js";
+import { inspectToolRegistry, parseSchemaTargets, SCHEMA_TARGETS, type HandlerConfig, type ManifestIssue, type SchemaTarget, type ToolRegistry } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
 import { parseCommandArgs, usageError } from "./parse-command-args.js";
 import { byLine, formatIssue, readInput, reportLoadError, reportProblems } from "./print-issues.js";
 
 /**
- * `omnia-tools validate <registry.yaml> [--strict] [--json]`: exit 0 with a
- * table of the tools, or exit 2 with every problem (errors and warnings in
- * document order); with `--strict`, what the Kubernetes API server would
- * reject is an error and exits 1.
+ * `omnia-tools validate <registry.yaml> [--strict] [--target <list>] [--json]`:
+ * exit 0 with a table of the tools, or exit 2 with every problem (errors and
+ * warnings in document order); with `--strict`, what the Kubernetes API
+ * server would reject is an error and exits 1; with `--target`, a tool schema
+ * a listed provider would refuse is a warning and exits 1.
  * @internal Does not follow semver.
  */
 export const validateCommand: CliCommand = {
   name: "validate",
-  usage: "validate <registry.yaml> [--strict] [--json]",
+  usage: "validate <registry.yaml> [--strict] [--target <list>] [--json]",
   summary: "Validate a ToolRegistry manifest and list the tools it serves",
   help: [
-    "Usage: omnia-tools validate <registry.yaml> [--strict] [--json]",
+    "Usage: omnia-tools validate <registry.yaml> [--strict] [--target <list>] [--json]",
     "",
     "Validates a ToolRegistry manifest (YAML or JSON; a resource, a bare handlers list, or several documents).",
     "Prints a table of the tools and handlers, and any warnings (unknown fields, ignored settings) on stderr;",
@@ -26,14 +27,16 @@ export const validateCommand: CliCommand = {
     "Options:",
     "  --strict    report what the Kubernetes API server would reject (unknown fields, as kubectl apply",
     "              --validate=strict; a backoffMultiplier written as a number) as errors",
+    `  --target <list>  check each static tool's name and inputSchema against model providers' rules,`,
+    `              a comma-separated list of ${SCHEMA_TARGETS.join(", ")}; each problem is a warning`,
     "  --json      print the result as JSON on stdout",
     "  -h, --help  show this help",
     "",
-    "Exit codes: 0 valid, 1 rejected by --strict only, 2 invalid manifest or usage error.",
+    "Exit codes: 0 valid, 1 rejected by --strict only or refused by a --target provider, 2 invalid manifest or usage error.",
     "",
   ].join("\n"),
   async run(args, io) {
-    const parsed = parseCommandArgs(this, args, { json: { type: "boolean" }, strict: { type: "boolean" } }, io);
+    const parsed = parseCommandArgs(this, args, { json: { type: "boolean" }, strict: { type: "boolean" }, target: { type: "string" } }, io);
     if (typeof parsed === "number") return parsed;
     if (parsed.positionals.length !== 1) {
       usageError(this, io, `expected one manifest file; got ${parsed.positionals.length}`);
@@ -42,11 +45,20 @@ export const validateCommand: CliCommand = {
     const file = parsed.positionals[0] as string;
     const json = parsed.values.json === true;
     const strict = parsed.values.strict === true;
+    let targets: readonly SchemaTarget[] = [];
+    if (parsed.values.target !== undefined) {
+      const read = parseSchemaTargets(parsed.values.target, "--target");
+      if ("error" in read) {
+        usageError(this, io, read.error);
+        return EXIT_USAGE;
+      }
+      targets = read.targets;
+    }
     const text = await readInput(io, this.name, file);
     if (text === undefined) return EXIT_USAGE;
     let inspection;
     try {
-      inspection = inspectToolRegistry(text, { strict });
+      inspection = inspectToolRegistry(text, { strict, targets });
     } catch (error) {
       return reportLoadError(io, file, "ToolRegistry", error);
     }
@@ -59,15 +71,22 @@ export const validateCommand: CliCommand = {
     }
     if (registry === undefined) return EXIT_FAILURE;
     for (const warning of warnings) io.stderr(formatIssue(file, warning, "warning: "));
+    const refused = warnings.filter((w) => isTargetIssue(w, targets)).length;
     if (json) {
-      const out = { file, valid: true, name: registry.name, tools: registry.tools, handlers: registry.handlers, warnings: registry.warnings };
+      const out = { file, valid: true, name: registry.name, tools: registry.tools, handlers: registry.handlers, warnings: registry.warnings, ...(targets.length === 0 ? {} : { targets, refused }) };
       io.stdout(`${JSON.stringify(out, null, 2)}\n`);
-      return EXIT_OK;
+      return refused > 0 ? EXIT_FAILURE : EXIT_OK;
     }
     printSummary(io, file, registry);
-    return EXIT_OK;
+    if (refused > 0) io.stderr(`${file}: ${refused} ${refused === 1 ? "problem" : "problems"} a provider would refuse (${targets.join(", ")})\n`);
+    return refused > 0 ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/** A warning from a `--target` check: its message starts with the provider's name. */
+function isTargetIssue(issue: ManifestIssue, targets: readonly SchemaTarget[]): boolean {
+  return targets.some((t) => issue.message.startsWith(`${t}: `));
+}
 
 function printSummary(io: CliIo, file: string, registry: ToolRegistry): void {
   const name = registry.name === undefined ? "" : ` ${JSON.stringify(registry.name)}`;

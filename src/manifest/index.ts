@@ -1,5 +1,8 @@
 export { loadToolRegistry, inspectToolRegistry, emptyToolRegistry } from "./load-tool-registry.js";
 export type { LoadToolRegistryOptions, ToolRegistryInspection } from "./load-tool-registry.js";
+export { checkSchemaTargets, parseSchemaTargets, SCHEMA_TARGETS } from "./schema-targets.js";
+export { formatPath } from "./issues.js";
+export type { SchemaTarget, SchemaTargetIssue } from "./schema-targets.js";
 export { loadPromptPack } from "./load-prompt-pack.js";
 export type { PromptPack, PackPrompt, PackToolDefinition, LoadPromptPackOptions } from "./load-prompt-pack.js";
 export { DuplicateToolError } from "./duplicate-tool-error.js";

@@ -1,4 +1,4 @@
-import { ConfigError, ErrorCode, noopLogger, parseGoDuration, type Logger } from "../core/index.js";
+import { ConfigError, ErrorCode, InvalidOptionError, noopLogger, parseGoDuration, type Logger } from "../core/index.js";
 import { DEFAULT_PROBE_INTERVAL_MS, DEFAULT_PROBE_TIMEOUT_MS, TOOL_REGISTRY_API_VERSION } from "./defaults.js";
 import { readDocuments, type ManifestInput, type SourceDocument } from "./documents.js";
 import { DuplicateToolError, type DuplicateTool } from "./duplicate-tool-error.js";
@@ -18,6 +18,7 @@ import type {
   ToolRegistry,
 } from "./types.js";
 import { validateHandler } from "./validate-handler.js";
+import { checkSchemaTargets, parseSchemaTargets, type SchemaTarget } from "./schema-targets.js";
 
 /**
  * Options of {@link loadToolRegistry}.
@@ -39,6 +40,16 @@ export interface LoadToolRegistryOptions {
    * Default `false`: those are warnings and the manifest loads.
    */
   strict?: boolean;
+  /**
+   * Model providers whose rules each static tool (`http`, `grpc`, `client`)
+   * is checked against: its name and `inputSchema` as `openai-strict`,
+   * `anthropic` or `gemini` would refuse them (`checkSchemaTargets`). Each
+   * problem is a warning at its path and line
+   * (`spec.handlers[0].tool.inputSchema.properties.q.additionalProperties:
+   * gemini: ...`): Omnia itself accepts the schema, but a request that offers
+   * the tool to that provider fails. Default: none.
+   */
+  targets?: readonly SchemaTarget[];
 }
 
 /**
@@ -159,6 +170,12 @@ export function loadToolRegistry(input: ManifestInput, options: LoadToolRegistry
  */
 export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegistryOptions = {}): ToolRegistryInspection {
   const logger = options.logger ?? noopLogger;
+  let targets: readonly SchemaTarget[] = [];
+  if (options.targets !== undefined && !(Array.isArray(options.targets) && options.targets.length === 0)) {
+    const parsed = parseSchemaTargets(options.targets, "loadToolRegistry: targets");
+    if ("error" in parsed) throw new InvalidOptionError(parsed.error);
+    targets = parsed.targets;
+  }
   const collect = new Collector(options.strict === true);
   const documents = expandListDocuments(readDocuments(input, collect.errors, collect.warnings));
 
@@ -210,6 +227,7 @@ export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegis
         const path = [...base, i];
         found.push({ raw, path, doc });
         validateHandler(raw, path, collect);
+        if (targets.length > 0) checkToolTargets(raw, path, targets, collect);
       });
     }
   }
@@ -235,6 +253,16 @@ export function inspectToolRegistry(input: ManifestInput, options: LoadToolRegis
   const handlerConfigs = Object.freeze(found.map((h) => normalizeHandler(h.raw as RawHandler)));
   const registry = buildRegistry(handlerConfigs, collect.warnings, name, namespace, normalizeProbe(rawProbe));
   return { registry, warnings: registry.warnings };
+}
+
+/** Each provider problem of a handler's static tool, as a warning at its path (and line). */
+function checkToolTargets(raw: unknown, path: readonly PathSegment[], targets: readonly SchemaTarget[], collect: Collector): void {
+  if (!isPlainObject(raw) || !isPlainObject(raw.tool)) return;
+  const { name, inputSchema } = raw.tool;
+  if (typeof name !== "string") return;
+  for (const issue of checkSchemaTargets({ name, inputSchema }, targets)) {
+    collect.warning(issue.field === "name" ? [...path, "tool", "name"] : [...path, "tool", "inputSchema", ...issue.path], issue.message);
+  }
 }
 
 /** A strict-mode error for what was a warning: `unknown field; it is ignored (...)` -> `unknown field (...); the API server rejects it ...`. */
