@@ -1,7 +1,8 @@
 /**
  * omnia-tools/testing: helpers for test harnesses that exercise a runtime or a
- * tool backend: loopback HTTP and gRPC tool backends with fault injection, a
- * manual clock, an in-memory recorder and outcome assertions with a diff.
+ * tool backend: loopback HTTP, gRPC and MCP tool backends with fault
+ * injection, a registry pointed at them (`withEndpoints`), a manual clock, an
+ * in-memory recorder and outcome assertions with a diff.
  *
  * @packageDocumentation
  */
@@ -11,6 +12,8 @@ export {
   startHttpToolBackend,
   httpReply,
   startGrpcToolBackend,
+  startMcpToolBackend,
+  mcpResult,
   assertOutcome,
   assertRecord,
   toOutcomeJson,
@@ -28,12 +31,23 @@ export type {
   GrpcToolBackendOptions,
   GrpcBackendCall,
   GrpcFault,
+  McpToolBackend,
+  McpToolBackendOptions,
+  McpBackendRequest,
+  McpBackendTool,
+  McpBackendResult,
+  McpBackendTransport,
+  McpResult,
+  McpResultOptions,
+  McpFault,
   FaultScope,
   FaultMap,
   ExpectedOutcome,
   ExpectedRecord,
 } from "./testing/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";
+export { withEndpoints } from "./manifest/index.js";
+export type { ToolRegistry } from "./manifest/index.js";
 export type { Recorder, ToolCallRecord, ToolCallStart, ToolCallStatus } from "./records/index.js";
 export type { JsonValue, JsonObject, GrpcStatusCodeName, HandlerType, ToolHandlerType } from "./core/index.js";
 export type { ToolImplementations, ToolImplementation, ToolServiceContext } from "./grpc/index.js";

@@ -2,6 +2,7 @@ export { loadToolRegistry, inspectToolRegistry, emptyToolRegistry } from "./load
 export type { LoadToolRegistryOptions, ToolRegistryInspection } from "./load-tool-registry.js";
 export { checkSchemaTargets, parseSchemaTargets, SCHEMA_TARGETS } from "./schema-targets.js";
 export { formatPath } from "./issues.js";
+export { withEndpoints } from "./with-endpoints.js";
 export type { SchemaTarget, SchemaTargetIssue } from "./schema-targets.js";
 export { loadPromptPack } from "./load-prompt-pack.js";
 export type { PromptPack, PackPrompt, PackToolDefinition, LoadPromptPackOptions } from "./load-prompt-pack.js";

@@ -329,6 +329,15 @@ function normalizeProbe(probe: RawProbe | null | undefined): ProbeConfig {
   });
 }
 
+/**
+ * The same registry with other handler configs (the tools rebuilt from them):
+ * name, namespace, probe and warnings kept.
+ * @internal Does not follow semver.
+ */
+export function rebuildToolRegistry(registry: ToolRegistry, handlers: readonly HandlerConfig[]): ToolRegistry {
+  return buildRegistry(Object.freeze([...handlers]), registry.warnings, registry.name, registry.namespace, registry.probe);
+}
+
 function buildRegistry(
   handlers: readonly HandlerConfig[],
   warnings: readonly ManifestIssue[],

@@ -5,6 +5,8 @@ export { startHttpToolBackend, httpReply } from "./http-tool-backend.js";
 export type { HttpToolBackend, HttpToolBackendOptions, HttpBackendRequest, HttpRoute, HttpReply, HttpReplyOptions, HttpFault } from "./http-tool-backend.js";
 export { startGrpcToolBackend } from "./grpc-tool-backend.js";
 export type { GrpcToolBackend, GrpcToolBackendOptions, GrpcBackendCall, GrpcFault } from "./grpc-tool-backend.js";
+export { startMcpToolBackend, mcpResult } from "./mcp-tool-backend.js";
+export type { McpToolBackend, McpToolBackendOptions, McpBackendRequest, McpBackendTool, McpBackendResult, McpBackendTransport, McpResult, McpResultOptions, McpFault } from "./mcp-tool-backend.js";
 export type { FaultScope, FaultMap } from "./fault-schedule.js";
 export { assertOutcome, assertRecord, toOutcomeJson } from "./assert-outcome.js";
 export type { ExpectedOutcome, ExpectedRecord } from "./assert-outcome.js";
