@@ -16,6 +16,8 @@ import { TurnError, type Turn, type TurnApprovalRequest, type TurnCall, type Tur
 export type CallEnd = { readonly kind: "message"; readonly message: TurnMessage } | { readonly kind: "pending" } | { readonly kind: "dropped" };
 
 interface Slot {
+  /** The call's id, tool and input: a model may give two different calls one id, and they must stay two calls. */
+  readonly key: string;
   readonly call: TurnCall;
   /** The AI SDK called `execute` for it (a server call runs only then). */
   executing: boolean;
@@ -41,7 +43,7 @@ export class AiSdkTurn {
   private failure: unknown;
   private turnRef: Turn | undefined;
 
-  /** The gate's answer for each call the AI SDK asked `needsApproval` of, by call id, until it runs. */
+  /** The gate's answer for each call the AI SDK asked `needsApproval` of, by call id and tool, until it runs. */
   private readonly asked = new Map<string, boolean>();
 
   constructor(
@@ -52,7 +54,7 @@ export class AiSdkTurn {
   /** The AI SDK's `needsApproval` of a server tool: the turn's gate. */
   needsApproval(callId: string, name: string, input: unknown): boolean {
     const held = this.gate?.({ id: callId, name, text: JSON.stringify(input ?? {}) ?? "{}" }) !== undefined;
-    this.asked.set(callId, held);
+    this.asked.set(`${callId}\u0000${name}`, held);
     return held;
   }
 
@@ -63,9 +65,10 @@ export class AiSdkTurn {
    */
   approved(callId: string, name: string, text: string): boolean {
     if (this.gate === undefined) return false;
-    const held = this.asked.get(callId);
+    const key = `${callId}\u0000${name}`;
+    const held = this.asked.get(key);
     if (held !== undefined) {
-      this.asked.delete(callId);
+      this.asked.delete(key);
       return held;
     }
     return this.gate({ id: callId, name, text }) !== undefined;
@@ -81,15 +84,20 @@ export class AiSdkTurn {
     return this.turnRef;
   }
 
+  /** The AI SDK's signal of a call in flight (for the executor wrapper), by call id. */
+  private readonly signals = new Map<string, AbortSignal>();
+
   /** The AI SDK's signal of a call in flight (for the executor wrapper). */
   signalOf(callId: string): AbortSignal | undefined {
-    return this.slots.get(callId)?.signal;
+    return this.signals.get(callId);
   }
 
-  /** Adds a call to the next round (once per call id). */
+  /** Adds a call to the next round (once per call: its id, its tool and its input). */
   collect(callId: string, name: string, input: unknown, signal: AbortSignal | undefined): Slot {
-    const known = this.slots.get(callId);
+    const key = `${callId}\u0000${name}\u0000${JSON.stringify(input ?? {}) ?? ""}`;
+    const known = this.slots.get(key);
     if (known !== undefined) return known;
+    if (signal !== undefined && !this.signals.has(callId)) this.signals.set(callId, signal);
     let resolve!: (end: CallEnd) => void;
     let reject!: (error: unknown) => void;
     const done = new Promise<CallEnd>((res, rej) => {
@@ -98,8 +106,8 @@ export class AiSdkTurn {
     });
     // A client call's slot is never awaited by an execute: keep its rejection handled.
     done.catch(() => undefined);
-    const slot: Slot = { call: { id: callId, name, arguments: (input ?? {}) as JsonValue }, executing: false, signal, done, resolve, reject };
-    this.slots.set(callId, slot);
+    const slot: Slot = { key, call: { id: callId, name, arguments: (input ?? {}) as JsonValue }, executing: false, signal, done, resolve, reject };
+    this.slots.set(key, slot);
     this.collected.push(slot);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -160,7 +168,7 @@ export class AiSdkTurn {
     // A server call the AI SDK announced but did not execute (a finish reason that allows no tool
     // execution, an approval) is not run: were its execute to come later, it is collected again.
     const slots = this.collected.filter((s) => s.executing || this.clientNames.has(s.call.name));
-    for (const s of this.collected) if (!slots.includes(s)) this.slots.delete(s.call.id);
+    for (const s of this.collected) if (!slots.includes(s)) this.forget(s);
     this.collected = [];
     if (slots.length === 0) return;
     this.tail = this.tail.then(() => this.runRound(slots));
@@ -173,23 +181,35 @@ export class AiSdkTurn {
     } catch (e) {
       if (e instanceof TurnError) this.failure = e;
       for (const s of slots) {
-        this.slots.delete(s.call.id);
+        this.forget(s);
         s.reject(e);
       }
       return;
     }
-    const byId = new Map<string, CallEnd>();
-    for (const m of round.messages) byId.set(m.callId, { kind: "message", message: m });
+    // Each call's end, by id and tool, in the round's order: two calls the model gave one id each get their own.
+    const ends = new Map<string, CallEnd[]>();
+    const add = (id: string, name: string, end: CallEnd): void => {
+      const key = `${id}\u0000${name}`;
+      const list = ends.get(key);
+      if (list === undefined) ends.set(key, [end]);
+      else list.push(end);
+    };
+    for (const m of round.messages) add(m.callId, m.name, { kind: "message", message: m });
     for (const p of round.pending) {
-      byId.set(p.callId, { kind: "pending" });
+      add(p.callId, p.name, { kind: "pending" });
       this.pendingCalls.push(p);
     }
     for (const s of slots) {
-      this.slots.delete(s.call.id);
-      const end = byId.get(s.call.id) ?? { kind: "dropped" };
+      this.forget(s);
+      const end = ends.get(`${s.call.id}\u0000${s.call.name}`)?.shift() ?? { kind: "dropped" };
       if (end.kind === "message" && this.clientNames.has(s.call.name)) this.answered.push(end.message);
       s.resolve(end);
     }
+  }
+
+  private forget(slot: Slot): void {
+    this.slots.delete(slot.key);
+    this.signals.delete(slot.call.id);
   }
 }
 

@@ -18,13 +18,17 @@ export interface HeldCall {
 
 type Gate = (call: { readonly id: string; readonly name: string; readonly text: string }) => TurnApprovalRequest | undefined;
 
+/** A call's arguments as Omnia's ToolCall carries them (and a client request here): Go-encoded, `null` for none. */
+function encodedArguments(text: string): string {
+  return text.trim() === "null" ? "null" : canonicalArgs(text);
+}
+
 /** The request of a held call, with PromptKit's defaults. */
 function held(call: { readonly id: string; readonly name: string; readonly text: string }, reason: string, message: string): TurnApprovalRequest {
   return Object.freeze({
     callId: call.id,
     name: call.name,
-    // As Omnia's ToolCall carries a call's arguments (and a client request here): Go-encoded, `null` for none.
-    argumentsJson: call.text.trim() === "null" ? "null" : canonicalArgs(call.text),
+    argumentsJson: encodedArguments(call.text),
     reason: reason === "" ? DEFAULT_APPROVAL_REASON : reason,
     message: message === "" ? `Tool ${call.name} is awaiting approval` : message,
   });
@@ -147,6 +151,8 @@ function readSnapshotFields(snapshot: unknown, promptkit: PromptKitVersion): { r
     }
     const callId = r["callId"]!;
     if (ids.has(callId)) bad(`approvals[${i}].callId ${JSON.stringify(callId)} repeats an earlier one`);
+    // What the person is shown must be what runs: argumentsJson is derived from arguments, never trusted apart.
+    if (r["argumentsJson"] !== encodedArguments(r["arguments"]!)) bad(`approvals[${i}].argumentsJson does not match approvals[${i}].arguments`);
     ids.add(callId);
     out.push({
       request: Object.freeze({ callId, name: r["name"]!, argumentsJson: r["argumentsJson"]!, reason: r["reason"]!, message: r["message"]! }),

@@ -91,6 +91,8 @@ class TurnState<Context> implements Turn {
   #toolCalls = 0;
   /** The calls the approval gate holds, by call id, in the order they were held. */
   readonly #held = new Map<string, HeldCall>();
+  /** Held calls whose approve() or deny() is in flight: their ids stay taken until it settles. */
+  readonly #deciding = new Set<string>();
   readonly #gated: boolean;
   readonly #catalog: ToolCatalog;
   readonly #deps: CallDeps<Context>;
@@ -211,14 +213,17 @@ class TurnState<Context> implements Turn {
       }
       const results = await runBatch(rest, maxParallelCalls, (item) => runCall(item, deps, true));
       rethrow(results);
-      // Only what ran counts: the ignored repeats and the dropped client calls do not.
+      // Only what ran counts: the ignored repeats and the dropped client calls do not. A held call stays held
+      // (PromptKit's gate has already put it in its pending store when the nudge path drops its result).
+      const approvals: TurnApprovalRequest[] = [];
+      const notices = messages.length;
       for (const r of results) {
-        if (r.kind !== "message") continue;
-        messages.push(r.message);
-        this.#toolCalls++;
+        if (r.kind === "approval") this.#hold(r, messages, approvals);
+        else if (r.kind === "message") messages.push(r.message);
       }
+      this.#toolCalls += messages.length - notices;
       if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError(messages));
-      return this.#gated ? { messages, pending: [], approvals: [] } : { messages, pending: [] };
+      return this.#gated ? { messages, pending: [], approvals } : { messages, pending: [] };
     }
 
     const results = await runBatch(items, maxParallelCalls, (item) => runCall(item, deps, false));
@@ -232,16 +237,11 @@ class TurnState<Context> implements Turn {
         pending.push(r.request);
         (this.#pendingNames ??= new Map()).set(r.request.callId, r.request.name);
       } else if (r.kind === "approval") {
-        const id = r.request.callId;
-        // One hold per id: a reused id must never replace (and so lose) a held call.
-        if (this.#held.has(id)) messages.push({ callId: id, name: r.request.name, content: `Tool execution failed: tool call id ${JSON.stringify(id)} is already awaiting approval`, isError: true });
-        else {
-          this.#held.set(id, { request: r.request, text: r.text });
-          approvals.push(r.request);
-        }
+        this.#hold(r, messages, approvals);
       }
     }
     // PromptKit 1.5.11's ToolCallRecorder: every call that ran (errors and policy denials too), not the pending ones.
+    // A reused id's refusal (below) ran nothing, but it is a result like an unknown tool's: it counts as one.
     this.#toolCalls += messages.length;
     const round: TurnRound = this.#gated ? { messages, pending, approvals } : { messages, pending };
     if (pending.length > 0 || approvals.length > 0) {
@@ -253,6 +253,20 @@ class TurnState<Context> implements Turn {
     if (maxRounds > 0 && loop.rounds === maxRounds) throw this.#fail(this.#maxRoundsError(messages));
     if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError(messages));
     return round;
+  }
+
+  /**
+   * Holds a call the gate stopped, once per id: an id already held, or whose decision is in flight, must never
+   * replace (and so lose) that call; the new call gets an error message instead.
+   */
+  #hold(r: { readonly request: TurnApprovalRequest; readonly text: string }, messages: TurnMessage[], approvals: TurnApprovalRequest[]): void {
+    const id = r.request.callId;
+    if (this.#held.has(id) || this.#deciding.has(id)) {
+      messages.push({ callId: id, name: r.request.name, content: `Tool execution failed: tool call id ${JSON.stringify(id)} is already awaiting approval`, isError: true });
+      return;
+    }
+    this.#held.set(id, { request: r.request, text: r.text });
+    approvals.push(r.request);
   }
 
   /** Whether `maxToolCalls` is set and the turn's executed calls reached it (PromptKit's `>=`). */
@@ -288,23 +302,32 @@ class TurnState<Context> implements Turn {
   readonly approve = async (callId: string, options?: TurnApproveOptions): Promise<TurnMessage> => {
     if (options !== undefined && (options === null || typeof options !== "object")) throw new InvalidOptionError(`turn.approve: options must be an object; got ${options === null ? "null" : typeof options}`);
     const held = this.#peek("approve", callId);
+    // A turn that failed, or whose maxToolCalls is spent, runs nothing more: the call stays held (deny() still works).
+    if (this.#failed !== undefined) throw this.#failed;
+    if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError([]));
     // The edits are checked before the call is taken, so a bad edit leaves it held.
     const { text, edited } = editedArguments(held.text, options?.arguments);
-    // Single-winner: taken before the first await, so a second approve() or deny() finds nothing.
-    this.#held.delete(held.request.callId);
     const { name } = held.request;
     this.#catalog.sync(this.#executor.tools);
     if (this.#catalog.lookup(name)?.client === true) {
-      this.#held.set(held.request.callId, held);
       throw new TurnError("approval-unknown", `turn.approve: ${JSON.stringify(name)} is a client tool for this executor; its call can only be denied`);
     }
-    const result = await runCall({ id: held.request.callId, name, text }, this.#deps, false, edited ? "edited" : "approved");
+    // Single-winner: taken before the first await, so a second approve() or deny() finds nothing.
+    const id = held.request.callId;
+    this.#held.delete(id);
+    this.#deciding.add(id);
+    let result: CallResult;
+    try {
+      result = await runCall({ id, name, text }, this.#deps, false, edited ? "edited" : "approved");
+    } finally {
+      this.#deciding.delete(id);
+    }
     if (result.kind === "message") {
       this.#toolCalls++;
       return result.message;
     }
     // The executor's own error (closed, aborted): the call stays held, for this turn or a snapshot's.
-    this.#held.set(held.request.callId, held);
+    this.#held.set(id, held);
     if (result.kind === "thrown") throw result.error;
     throw new TurnError("approval-unknown", `turn.approve: ${JSON.stringify(name)} did not run`);
   };
@@ -312,24 +335,30 @@ class TurnState<Context> implements Turn {
   readonly deny = async (callId: string, reason: string): Promise<TurnMessage> => {
     if (typeof reason !== "string") throw new InvalidOptionError(`turn.deny: reason must be a string; got ${reason === null ? "null" : typeof reason}`);
     const held = this.#peek("deny", callId);
-    this.#held.delete(held.request.callId);
+    const id = held.request.callId;
+    this.#held.delete(id);
     const { name } = held.request;
     const executor = this.#executor;
     if (typeof executor.refuse === "function") {
+      this.#deciding.add(id);
       try {
-        await executor.refuse({ id: held.request.callId, name, arguments: held.text }, this.#deps.ctx, reason);
+        await executor.refuse({ id, name, arguments: held.text }, this.#deps.ctx, reason);
       } catch (e) {
         // Not recorded (the executor closed): the call stays held, so the denial can be made again.
-        this.#held.set(held.request.callId, held);
+        this.#held.set(id, held);
         throw e;
+      } finally {
+        this.#deciding.delete(id);
       }
     }
-    return { callId: held.request.callId, name, content: `Tool call rejected: ${reason}`, isError: true };
+    return { callId: id, name, content: `Tool call rejected: ${reason}`, isError: true };
   };
 
   snapshot(): TurnSnapshot {
     if (this.#failed !== undefined) throw this.#failed;
     if (this.#running) throw new TurnError("round-in-progress", "turn.snapshot: a round is running; take the snapshot once it has finished");
+    // A decision in flight may yet run its call, or fail and hold it again: either snapshot could be wrong.
+    if (this.#deciding.size > 0) throw new TurnError("round-in-progress", "turn.snapshot: an approve() or deny() is in flight; take the snapshot once it has settled");
     return takeSnapshot(this.#promptkit, this.#toolCalls, this.#held.values());
   }
 

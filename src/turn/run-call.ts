@@ -52,7 +52,7 @@ export function argumentsText(args: string | JsonValue): string {
  * call's message, and an executor's OmniaToolsError comes back as `thrown`.
  * A call that fails its checks is answered without a promise; only what
  * the executor's result needs is kept while it runs.
- * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped, and so is a call the approval gate holds
+ * @param dropClient - the round is an identical-call nudge: a client call that passes the checks is dropped
  * @param approved - a person approved the call (`edited`: with changed arguments): the gate is not asked again, and the record says so
  * @internal Does not follow semver.
  */
@@ -66,7 +66,8 @@ export function runCall<Context>(call: { readonly id: string; readonly name: str
   const gate = deps.approval;
   if (gate !== undefined && approved === undefined && entry.descriptor !== undefined && !entry.client) {
     const request = gate(call);
-    if (request !== undefined) return dropClient ? { kind: "dropped" } : { kind: "approval", request, text };
+    // Held in a nudge round too: PromptKit's gate has stored the call before that path drops its result.
+    if (request !== undefined) return { kind: "approval", request, text };
   }
 
   let args = text;

@@ -4,7 +4,7 @@
 // the app, and the model reads the stage's exact texts. Each AI SDK step is one
 // round of one turn: the parallel limit and the identical-call guard hold
 // across the AI SDK's parallel executions.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { generateText, stepCountIs, streamText, type ModelMessage } from "ai";
 import { MockLanguageModelV3, convertArrayToReadableStream } from "ai/test";
@@ -12,7 +12,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV
 import { answer } from "../../examples/ai-sdk.js";
 import { createToolExecutor, loadPromptPack, loadToolRegistry, type ClientToolRequest } from "../../src/index.js";
 import { clientToolCalls, completeClientToolCalls, offeredToolNames, responseMessages, toAiSdkTools, turnFailure } from "../../src/ai-sdk.js";
-import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
+import { createManualClock, MemoryRecorder, startHttpToolBackend } from "../../src/testing/index.js";
 import { idle, until } from "../turn/fixture.js";
 import { SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
 
@@ -343,4 +343,34 @@ test("approval through the AI SDK's own flow: generateText stops with a tool-app
   const results = (calls[1]?.prompt ?? []).flatMap((m) => (m.role === "tool" ? m.content.map((p) => (p.type === "tool-result" ? [p.toolCallId, p.output.type] : p.type)) : []));
   assert.deepEqual(results.find((r) => Array.isArray(r) && r[0] === "call_1"), ["call_1", "text"]);
   assert.deepEqual(results.find((r) => Array.isArray(r) && r[0] === "call_2"), ["call_2", "execution-denied"]);
+});
+
+test("streamText: an ungated call that reuses a gated call's id never makes the gated call run unapproved", async () => {
+  const backend = await startHttpToolBackend({ routes: { "POST /refund": { refunded: true }, "POST /lookup": { ok: true } } });
+  after(() => backend.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: refund
+    type: http
+    tool: { name: refund, description: refunds, inputSchema: { type: object, properties: { amount: { type: integer } } } }
+    httpConfig: { endpoint: "${backend.url}/refund", method: POST }
+  - name: lookup
+    type: http
+    tool: { name: lookup, description: looks up, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/lookup", method: POST }
+`);
+  const recorder = new MemoryRecorder();
+  const executor = createToolExecutor({ registry, recorder, clock: createManualClock(0) });
+  after(() => executor.close());
+  const tools = await toAiSdkTools(executor, { approval: ["refund"] });
+  const finish = (unified: "tool-calls" | "stop"): LanguageModelV3StreamPart => ({ type: "finish", finishReason: { unified, raw: unified }, usage });
+  const streams: LanguageModelV3StreamPart[][] = [
+    [{ type: "tool-call", toolCallId: "dup", toolName: "refund", input: '{"amount":1000000}' }, { type: "tool-call", toolCallId: "dup", toolName: "lookup", input: "{}" }, finish("tool-calls")],
+    [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" }, { type: "text-end", id: "t" }, finish("stop")],
+  ];
+  let n = 0;
+  const model = new MockLanguageModelV3({ doStream: async () => ({ stream: convertArrayToReadableStream(streams[n++] ?? [finish("stop")]) }) });
+  await streamText({ model, tools, prompt: "go", stopWhen: stepCountIs(3) }).consumeStream();
+  // The refund was held and nobody approved it: the lookup's execute (same id) must not run it.
+  assert.deepEqual(backend.requests.filter((r) => r.path === "/refund"), []);
+  assert.deepEqual(recorder.records.filter((r) => r.toolName === "refund"), []);
 });

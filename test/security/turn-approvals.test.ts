@@ -7,10 +7,11 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createTurn, TurnError, type TurnSnapshot } from "../../src/turn/index.js";
-import { InvalidOptionError } from "../../src/core/index.js";
+import { AbortedError, InvalidOptionError } from "../../src/core/index.js";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor } from "../../src/executor/index.js";
-import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
+import { createManualClock, MemoryRecorder, startHttpToolBackend } from "../../src/testing/index.js";
+import { until } from "../turn/fixture.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { createCaptureLogger } from "../helpers/capture-logger.js";
 
@@ -107,4 +108,80 @@ test("approve and deny of one call, raced many times: exactly one record per cal
   assert.ok(settled.every((s) => s.status === "fulfilled" || (s.reason instanceof TurnError && s.reason.reason === "approval-unknown")));
   assert.deepEqual(recorder.records.map((r) => r.callId).sort(), [...ids].sort());
   assert.equal(server.requests.length, 25);
+});
+
+async function hangingRig() {
+  const backend = await startHttpToolBackend({ routes: { "POST /refund": { refunded: true }, "POST /lookup": { ok: true } }, faults: { "POST /refund": { kind: "hang", calls: [1] } } });
+  after(() => backend.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: refund
+    type: http
+    tool: { name: refund, description: refunds, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/refund", method: POST }
+  - name: lookup
+    type: http
+    tool: { name: lookup, description: looks up, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/lookup", method: POST }
+`);
+  const recorder = new MemoryRecorder();
+  const executor = createToolExecutor({ registry, recorder, clock: createManualClock(0) });
+  after(() => executor.close());
+  return { backend, recorder, executor };
+}
+
+test("a model reusing a held call's id while its approve() is in flight gets an error message; the approval that then fails holds its own call again, and nothing is lost", async () => {
+  const { backend, executor } = await hangingRig();
+  const controller = new AbortController();
+  const turn = createTurn(executor, { approval: ["refund"], ctx: { signal: controller.signal } });
+  await turn.run([{ id: "x", name: "refund", arguments: '{"v":1}' }]);
+  const approving = turn.approve("x");
+  await until(() => backend.requests.length === 1, "the approved call to reach the backend");
+  assert.throws(() => turn.snapshot(), (e: unknown) => e instanceof TurnError && e.reason === "round-in-progress" && e.message === "turn.snapshot: an approve() or deny() is in flight; take the snapshot once it has settled");
+  const round = await turn.run([{ id: "x", name: "refund", arguments: '{"v":2}' }]);
+  assert.deepEqual(round.messages, [{ callId: "x", name: "refund", content: 'Tool execution failed: tool call id "x" is already awaiting approval', isError: true }]);
+  assert.deepEqual(round.approvals, []);
+  controller.abort();
+  await assert.rejects(approving, (e: unknown) => e instanceof AbortedError);
+  assert.deepEqual(turn.approvals.map((a) => a.argumentsJson), ['{"v":1}']);
+});
+
+test("maxToolCalls is a hard limit for approvals too: a held call is not run once the budget is spent, nor on a failed turn", async () => {
+  const { backend, executor } = await hangingRig();
+  const turn = createTurn(executor, { approval: ["refund"], promptkit: "1.5.11", maxToolCalls: 1 });
+  await turn.run([
+    { id: "l", name: "lookup", arguments: "{}" },
+    { id: "r", name: "refund", arguments: "{}" },
+  ]);
+  await assert.rejects(turn.approve("r"), (e: unknown) => e instanceof TurnError && e.reason === "max-tool-calls" && e.message === "workflow budget exhausted: max_tool_calls 1 reached limit 1");
+  await assert.rejects(turn.approve("r"), (e: unknown) => e instanceof TurnError && e.reason === "max-tool-calls");
+  assert.deepEqual(backend.requests.map((r) => r.path), ["/lookup"]);
+  // It can still be denied, and is recorded so.
+  assert.equal((await turn.deny("r", "over budget")).content, "Tool call rejected: over budget");
+});
+
+test("a call the gate holds in a round the identical-call guard interrupted stays held (never silently dropped)", async () => {
+  const { backend, executor } = await hangingRig();
+  const turn = createTurn(executor, { approval: ["refund"] });
+  const round = await turn.run([
+    { id: "l1", name: "lookup", arguments: "{}" },
+    { id: "l2", name: "lookup", arguments: "{}" },
+    { id: "l3", name: "lookup", arguments: "{}" },
+    { id: "r", name: "refund", arguments: "{}" },
+  ]);
+  assert.deepEqual(round.messages.map((m) => m.callId), ["l3", "l1", "l2"]);
+  assert.deepEqual(round.approvals?.map((a) => a.callId), ["r"]);
+  assert.deepEqual(turn.approvals.map((a) => a.callId), ["r"]);
+  assert.equal(backend.requests.some((r) => r.path === "/refund"), false);
+});
+
+test("a resumed snapshot whose shown arguments (argumentsJson) differ from the ones that would run is refused", async () => {
+  const { executor } = await rig();
+  const tampered: TurnSnapshot = {
+    format: "omnia-tools.turn",
+    version: 1,
+    promptkit: "1.5.5",
+    toolCalls: 0,
+    approvals: [{ callId: "x", name: "refund", argumentsJson: '{"amount":1}', reason: "requires_approval", message: "Tool refund is awaiting approval", arguments: '{"amount":1000000}' }],
+  };
+  assert.throws(() => createTurn(executor, { resume: tampered }), (e: unknown) => e instanceof InvalidOptionError && e.message === "createTurn: resume must be a snapshot from turn.snapshot(); approvals[0].argumentsJson does not match approvals[0].arguments");
 });
