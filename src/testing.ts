@@ -45,6 +45,9 @@ export type {
   ExpectedOutcome,
   ExpectedRecord,
 } from "./testing/index.js";
+export { recordCassette, replayCassette, CassetteMissError } from "./testing/index.js";
+export type { RecordCassetteOptions, ReplayCassetteOptions, CassetteCall, CassetteEntry, CassetteRecordedOutcome, CassetteExecutor, CassetteExecutorEvents, CassetteToolCall, CassetteOutcome, CassetteClientRequest, CassetteClientResult, CassetteToolDescriptor } from "./testing/index.js";
+export { ErrorCode, OmniaToolsError, InvalidOptionError } from "./core/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";
 export { withEndpoints } from "./manifest/index.js";
 export type { ToolRegistry } from "./manifest/index.js";

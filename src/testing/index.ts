@@ -10,3 +10,6 @@ export type { McpToolBackend, McpToolBackendOptions, McpBackendRequest, McpBacke
 export type { FaultScope, FaultMap } from "./fault-schedule.js";
 export { assertOutcome, assertRecord, toOutcomeJson } from "./assert-outcome.js";
 export type { ExpectedOutcome, ExpectedRecord } from "./assert-outcome.js";
+export { recordCassette, replayCassette, CassetteMissError } from "./cassette.js";
+export type { RecordCassetteOptions, ReplayCassetteOptions, CassetteCall } from "./cassette.js";
+export type { CassetteEntry, CassetteRecordedOutcome, CassetteExecutor, CassetteExecutorEvents, CassetteToolCall, CassetteOutcome, CassetteClientRequest, CassetteClientResult, CassetteToolDescriptor } from "./cassette-format.js";
