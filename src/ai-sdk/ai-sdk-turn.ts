@@ -84,12 +84,12 @@ export class AiSdkTurn {
     return this.turnRef;
   }
 
-  /** The AI SDK's signal of a call in flight (for the executor wrapper), by call id. */
-  private readonly signals = new Map<string, AbortSignal>();
+  /** The AI SDK's signal of the calls in flight (for the executor wrapper), by call id, with the slots using it. */
+  private readonly signals = new Map<string, { readonly signal: AbortSignal; slots: number }>();
 
   /** The AI SDK's signal of a call in flight (for the executor wrapper). */
   signalOf(callId: string): AbortSignal | undefined {
-    return this.signals.get(callId);
+    return this.signals.get(callId)?.signal;
   }
 
   /** Adds a call to the next round (once per call: its id, its tool and its input). */
@@ -97,7 +97,11 @@ export class AiSdkTurn {
     const key = `${callId}\u0000${name}\u0000${JSON.stringify(input ?? {}) ?? ""}`;
     const known = this.slots.get(key);
     if (known !== undefined) return known;
-    if (signal !== undefined && !this.signals.has(callId)) this.signals.set(callId, signal);
+    if (signal !== undefined) {
+      const known = this.signals.get(callId);
+      if (known === undefined) this.signals.set(callId, { signal, slots: 1 });
+      else known.slots++;
+    }
     let resolve!: (end: CallEnd) => void;
     let reject!: (error: unknown) => void;
     const done = new Promise<CallEnd>((res, rej) => {
@@ -207,9 +211,11 @@ export class AiSdkTurn {
     }
   }
 
+  /** Drops a settled slot; its id's signal stays while another slot of that id (another call the model gave it) is in flight. */
   private forget(slot: Slot): void {
-    this.slots.delete(slot.key);
-    this.signals.delete(slot.call.id);
+    if (!this.slots.delete(slot.key) || slot.signal === undefined) return;
+    const known = this.signals.get(slot.call.id);
+    if (known !== undefined && --known.slots === 0) this.signals.delete(slot.call.id);
   }
 }
 

@@ -85,10 +85,22 @@ function walk<S>(target: SchemaTarget, root: Frame<S>, expand: (frame: Frame<S>,
   const stack: Step<S>[] = [{ frame: root }];
   const seen = new Set<object>();
   let tooDeep = false;
+  // A peer's schema can hold a problem per key: past MAX_ISSUES only a count is kept (each issue's path costs its
+  // depth); past MAX_NODES (getters that build a new subtree on every read) the check stops.
+  let listed = 0;
+  let unlisted = 0;
+  let nodes = 0;
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
     if (!("frame" in step)) {
-      out.push({ target, field: "inputSchema", path: pathOf(step.at), message: step.message });
+      if (listed < MAX_ISSUES) {
+        out.push({ target, field: "inputSchema", path: pathOf(step.at), message: step.message });
+        listed++;
+      } else unlisted++;
       continue;
+    }
+    if (++nodes > MAX_NODES) {
+      out.push({ target, field: "inputSchema", path: [], message: `${target}: the schema has more than ${MAX_NODES} schema locations; it is not checked further` });
+      break;
     }
     const { frame } = step;
     if ((frame.at?.length ?? 0) > MAX_JSON_DEPTH) {
@@ -104,7 +116,13 @@ function walk<S>(target: SchemaTarget, root: Frame<S>, expand: (frame: Frame<S>,
     expand(frame, steps);
     for (let i = steps.length - 1; i >= 0; i--) stack.push(steps[i] as Step<S>);
   }
+  if (unlisted > 0) out.push({ target, field: "inputSchema", path: [], message: `${target}: ${unlisted} more ${unlisted === 1 ? "problem" : "problems"} like the ones above are not listed (at most ${MAX_ISSUES} per target)` });
 }
+
+/** The issues one target lists for one schema; the rest are counted in one issue. */
+const MAX_ISSUES = 1_000;
+/** The schema locations one target visits before it gives up (a JSON schema of this many is over 10 MiB). */
+const MAX_NODES = 1_000_000;
 
 /** The keywords whose values are maps of name → schema. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);

@@ -48,7 +48,9 @@ export interface OpenAiToolsOptions {
    * `anyOf: [<schema>, { type: "null" }]`), recursively, so the model can
    * still leave it out by sending `null`. Pass the same option to
    * {@link runOpenAiToolCalls}, which removes those `null`s before the turn
-   * sees the call, so the backend receives what it would without strict mode.
+   * sees the call, so the backend receives what it would without strict mode
+   * (a property whose own schema allows `null`, or has no `type`, `enum` or
+   * `const`, keeps its `null`).
    */
   readonly strict?: boolean | "nullable";
 }
@@ -63,7 +65,8 @@ export interface OpenAiRunOptions {
    * "nullable" })`; a `null` the model gave a property its tool's schema
    * (as `turn.tools` offers it) does not require and does not allow to be
    * `null` is removed, at any depth, before the call runs (the arguments are
-   * then Go-encoded: sorted keys, compact). Other values: the arguments are
+   * then Go-encoded: sorted keys, compact; a number beyond float64's
+   * precision loses digits, as Go's decoder into `any` does). Other values: the arguments are
    * the model's text, unchanged. Default true.
    */
   readonly strict?: boolean | "nullable";
@@ -80,7 +83,8 @@ function sortedCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedCopy);
   if (!isObject(value)) return value;
   const out: SchemaObject = {};
-  for (const key of Object.keys(value).sort()) out[key] = sortedCopy(value[key]);
+  // defineProperty: a property named "__proto__" stays a key instead of setting the copy's prototype.
+  for (const key of Object.keys(value).sort()) Object.defineProperty(out, key, { value: sortedCopy(value[key]), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -109,13 +113,26 @@ function applyStrict(obj: SchemaObject, nullable: boolean): void {
   if (isObject(items)) applyStrict(items, nullable);
 }
 
+/** Each schema object's `required` names, computed once (an array of many elements shares one item schema). */
+const requiredCache = new WeakMap<SchemaObject, Set<string>>();
+
 /** The names an object schema's `required` lists. */
 function requiredNames(schema: SchemaObject): Set<string> {
-  const list = schema["required"];
-  return new Set(Array.isArray(list) ? list.filter((n): n is string => typeof n === "string") : []);
+  let names = requiredCache.get(schema);
+  if (names === undefined) {
+    const list = schema["required"];
+    names = new Set(Array.isArray(list) ? list.filter((n): n is string => typeof n === "string") : []);
+    requiredCache.set(schema, names);
+  }
+  return names;
 }
 
-/** Whether a schema already accepts `null` (a `null` type, a `null` in its enum or type list, `nullable`, a `null` branch). */
+/**
+ * Whether a schema may accept `null` as it stands: a `null` type, a `null` in
+ * its enum or type list, `nullable`, a `null` branch, or no `type`, `enum` or
+ * `const` at all (`{}`, a `$ref`, `allOf`, `not`: not decided here, so a
+ * `null` the model sends there is kept).
+ */
 function allowsNull(schema: unknown): boolean {
   if (!isObject(schema)) return schema === true;
   const type = schema["type"];
@@ -123,11 +140,12 @@ function allowsNull(schema: unknown): boolean {
   if (schema["nullable"] === true) return true;
   const en = schema["enum"];
   if (Array.isArray(en) && en.includes(null)) return true;
+  if ("const" in schema) return schema["const"] === null;
   for (const key of ["anyOf", "oneOf"]) {
     const branches = schema[key];
     if (Array.isArray(branches) && branches.some(allowsNull)) return true;
   }
-  return false;
+  return type === undefined && en === undefined && !("anyOf" in schema) && !("oneOf" in schema);
 }
 
 /** Makes a property's schema accept `null` too, in place, as OpenAI's strict mode asks for an optional field. */

@@ -82,6 +82,16 @@ export function approvalGate(option: readonly string[] | ((call: TurnApprovalCal
  * @internal Does not follow semver.
  */
 export function editedArguments(text: string, edits: unknown): { readonly text: string; readonly edited: boolean } {
+  try {
+    return mergeEdits(text, edits);
+  } catch (e) {
+    if (e instanceof InvalidOptionError) throw e;
+    // A getter or a Proxy trap of the person's edits threw.
+    throw new InvalidOptionError(`turn.approve: arguments could not be read: ${toError(e).message}`);
+  }
+}
+
+function mergeEdits(text: string, edits: unknown): { readonly text: string; readonly edited: boolean } {
   if (edits === undefined) return { text, edited: false };
   if (edits === null || typeof edits !== "object" || Array.isArray(edits)) {
     throw new InvalidOptionError(`turn.approve: arguments must be an object of the keys to change; got ${edits === null ? "null" : Array.isArray(edits) ? "an array" : typeof edits}`);

@@ -305,8 +305,13 @@ class TurnState<Context> implements Turn {
     // A turn that failed, or whose maxToolCalls is spent, runs nothing more: the call stays held (deny() still works).
     if (this.#failed !== undefined) throw this.#failed;
     if (this.#toolCallsSpent()) throw this.#fail(this.#maxToolCallsError([]));
+    // Approvals in flight will count once they ran: together they may not pass the limit either.
+    if (this.#maxToolCalls > 0 && this.#toolCalls + this.#deciding.size >= this.#maxToolCalls) {
+      throw new TurnError("max-tool-calls", `workflow budget exhausted: max_tool_calls ${this.#toolCalls + this.#deciding.size} reached limit ${this.#maxToolCalls} (counting the approvals in flight)`);
+    }
     // The edits are checked before the call is taken, so a bad edit leaves it held.
-    const { text, edited } = editedArguments(held.text, options?.arguments);
+    // What runs is what the person was shown: the canonical arguments (a repeated key cannot mean two things).
+    const { text, edited } = editedArguments(held.request.argumentsJson === "" ? held.text : held.request.argumentsJson, options?.arguments);
     const { name } = held.request;
     this.#catalog.sync(this.#executor.tools);
     if (this.#catalog.lookup(name)?.client === true) {

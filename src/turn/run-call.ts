@@ -40,6 +40,14 @@ export interface CallDeps<Context> {
 
 const REJECTED = "Tool rejected: ";
 
+/**
+ * The most of a formatted result a result budget reads, in UTF-8 bytes
+ * (16 MiB): a longer one is cut here first, PromptKit's way, and its budget
+ * then sees text that is no longer JSON (`json-aware` gives `head+tail`).
+ * @internal Does not follow semver.
+ */
+export const BUDGET_RENDER_BYTES = 16 * 1_048_576;
+
 /** The arguments text of a call: the model's text, or the JSON text of a parsed value. @internal Does not follow semver. */
 export function argumentsText(args: string | JsonValue): string {
   if (typeof args === "string") return args;
@@ -188,10 +196,11 @@ class RenderedResult<Context> implements TurnExecuteHooks {
       this.content = this.recorded = limited.content;
       return;
     }
-    // Beyond PromptKit: the host's budget cuts the whole formatted text (so that json-aware sees all of it), and
-    // the record keeps what PromptKit would have shown; PromptKit's cut still bounds what the model reads.
-    const full = renderToolResult(bytes, 0).content;
-    this.recorded = limitResultSize(full, deps.maxResultBytes).content;
+    // Beyond PromptKit: the host's budget cuts the formatted text (so that json-aware sees whole JSON), and the
+    // record keeps what PromptKit would have shown; PromptKit's cut still bounds what the model reads. The text a
+    // budget looks at is bounded too: indentation can turn a small answer of deep arrays into hundreds of MiB.
+    this.recorded = renderToolResult(bytes, deps.maxResultBytes).content;
+    const full = renderToolResult(bytes, BUDGET_RENDER_BYTES).content;
     const budgeted = applyResultBudget(full, budget);
     if (budgeted.cut) deps.logger.warn("Tool result cut to the result budget", { tool: entry.name, size: budgeted.originalBytes, cut: budget.cut ?? "head" });
     const limited = limitResultSize(budgeted.content, deps.maxResultBytes);

@@ -27,3 +27,10 @@ test("a hostile discovered schema (100,000 levels, a cycle, throwing getters and
     "openai-strict: property names, definition names, enum and const values total 1288890 characters; strict mode allows 120000",
   ]);
 });
+
+test("a schema with a problem per key lists at most 1,000 per target and counts the rest in one issue", () => {
+  const properties = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, { type: "string", const: "x" }]));
+  const issues = checkSchemaTargets({ name: "t", inputSchema: { type: "object", properties } }, ["gemini"]);
+  assert.equal(issues.length, 1_001);
+  assert.equal(issues[1_000]?.message, "gemini: 4000 more problems like the ones above are not listed (at most 1000 per target)");
+});

@@ -185,3 +185,21 @@ test("a resumed snapshot whose shown arguments (argumentsJson) differ from the o
   };
   assert.throws(() => createTurn(executor, { resume: tampered }), (e: unknown) => e instanceof InvalidOptionError && e.message === "createTurn: resume must be a snapshot from turn.snapshot(); approvals[0].argumentsJson does not match approvals[0].arguments");
 });
+
+test("approvals made at once cannot pass maxToolCalls together; what runs is the canonical arguments the person was shown; unreadable edits are a typed error", async () => {
+  const { backend, executor } = await hangingRig();
+  backend.clearFaults();
+  const turn = createTurn(executor, { approval: ["refund"], promptkit: "1.5.11", maxToolCalls: 2 });
+  await turn.run([
+    { id: "l", name: "lookup", arguments: "{}" },
+    { id: "r1", name: "refund", arguments: '{"amount":1000000,"amount":1}' },
+    { id: "r2", name: "refund", arguments: "{}" },
+  ]);
+  assert.deepEqual(turn.approvals.map((a) => a.argumentsJson), ['{"amount":1}', "{}"]);
+  const trap = new Proxy({}, { ownKeys: () => { throw new Error("trap"); } });
+  await assert.rejects(turn.approve("r1", { arguments: trap as never }), (e: unknown) => e instanceof InvalidOptionError && e.message === "turn.approve: arguments could not be read: trap");
+  const [first, second] = await Promise.allSettled([turn.approve("r1"), turn.approve("r2")]);
+  assert.equal(first.status, "fulfilled");
+  assert.equal(second.status === "rejected" && second.reason instanceof TurnError && second.reason.message, "workflow budget exhausted: max_tool_calls 2 reached limit 2 (counting the approvals in flight)");
+  assert.deepEqual(backend.requests.map((r) => [r.path, r.body]), [["/lookup", ""], ["/refund", '{"amount":1}']]);
+});

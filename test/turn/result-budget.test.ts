@@ -90,3 +90,16 @@ test("resultBudget is checked eagerly, field by field", async () => {
   assert.throws(() => createTurn(executor, { resultBudget: { tools: { t: { maxBytes: 5, maxTokens: 5 } } } }), (e: unknown) => e instanceof InvalidOptionError && e.message.startsWith('createTurn: resultBudget.tools["t"]'));
   assert.throws(() => createTurn(executor, { resultBudget: { maxBytes: 5, cut: "middle" as never } }), (e: unknown) => e instanceof InvalidOptionError && e.message.startsWith("createTurn: resultBudget.cut: "));
 });
+
+test("a small answer of deep arrays cannot make the budget's render unbounded: the text a budget reads stops at 16 MiB", async () => {
+  // 9,990 nested arrays and 12,000 numbers: 44 KB that indentation would turn into about 256 MiB.
+  const body = `${"[".repeat(9_990)}${Array.from({ length: 12_000 }, () => "1").join(",")}${"]".repeat(9_990)}`;
+  const b = await backend({ routes: { "/deep": () => httpReply({ status: 200, text: body, headers: { "content-type": "application/json" } }) } });
+  const { executor } = executorFor(registry(httpHandler(b.url, "deep")));
+  const turn = createTurn(executor, { resultBudget: { maxBytes: 1_000, cut: "json-aware" } });
+  const [message] = (await turn.run([{ id: "d", name: "deep", arguments: "{}" }])).messages;
+  assert.ok(message !== undefined && !message.isError);
+  // Cut at 16 MiB first, the text is no longer JSON: head+tail, within the budget plus its notice.
+  assert.ok(Buffer.byteLength(message.content, "utf8") < 1_100, String(Buffer.byteLength(message.content, "utf8")));
+  assert.match(message.content, /\n\.\.\. \[cut to the result budget: \d+ of \d+ bytes left out\] \.\.\.\n/);
+});
