@@ -374,3 +374,36 @@ test("streamText: an ungated call that reuses a gated call's id never makes the 
   assert.deepEqual(backend.requests.filter((r) => r.path === "/refund"), []);
   assert.deepEqual(recorder.records.filter((r) => r.toolName === "refund"), []);
 });
+
+test("the AI SDK's abort reaches an executing call whose id a gated, unexecuted call also used", { timeout: 20_000 }, async () => {
+  const clock = createManualClock(Date.UTC(2026, 11, 1));
+  const backend = await startHttpToolBackend({ clock, routes: { "POST /lookup": { ok: true } }, faults: { "POST /lookup": { kind: "latency", ms: 1000 } } });
+  after(() => backend.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: refund
+    type: http
+    tool: { name: refund, description: r, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/refund", method: POST }
+  - name: lookup
+    type: http
+    tool: { name: lookup, description: l, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${backend.url}/lookup", method: POST }
+`);
+  const executor = createToolExecutor({ registry, clock });
+  after(() => executor.close());
+  type Hooks = { onInputAvailable?: (o: unknown) => unknown; needsApproval?: (i: unknown, o: unknown) => unknown; execute?: (i: unknown, o: unknown) => unknown };
+  const tools = (await toAiSdkTools(executor, { approval: ["refund"] })) as unknown as Record<string, Hooks>;
+  const controller = new AbortController();
+  const o = { toolCallId: "dup", messages: [], abortSignal: controller.signal };
+  // As streamText does it: each call's input, then its approval question; only the ungated one executes.
+  await tools["refund"]!.onInputAvailable!({ input: {}, ...o });
+  assert.equal(await tools["refund"]!.needsApproval!({}, o), true);
+  await tools["lookup"]!.onInputAvailable!({ input: {}, ...o });
+  assert.equal(await tools["lookup"]!.needsApproval!({}, o), false);
+  const running = Promise.resolve(tools["lookup"]!.execute!({}, o));
+  running.catch(() => undefined);
+  await until(() => backend.count() === 1, "the lookup request");
+  controller.abort();
+  await assert.rejects(running, (e: unknown) => e instanceof Error && e.name === "AbortedError");
+  assert.equal(backend.requests.some((r) => r.path === "/refund"), false);
+});

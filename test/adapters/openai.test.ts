@@ -8,7 +8,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { answer } from "../../examples/openai.js";
 import { createToolExecutor, createTurn, InvalidOptionError, loadToolRegistry, type JsonValue } from "../../src/index.js";
-import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
+import { createManualClock, MemoryRecorder, startHttpToolBackend } from "../../src/testing/index.js";
 import { fromOpenAiToolCalls, runOpenAiToolCalls, toOpenAiToolMessages, toOpenAiTools } from "../../src/openai.js";
 import type { ClientToolRequest } from "../../src/index.js";
 import { failingWeather, modelApi, SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
@@ -215,4 +215,24 @@ test('strict: "nullable": optional properties become nullable in the request the
   // note allows null in the registry's own schema: its null is the model's answer and stays.
   assert.deepEqual(backend.requests.map((r) => r.body), ['{"city":"Paris","note":null,"place":{"lat":1.5}}', '{"city":"Oslo","days":2,"note":"x","units":"metric","when":3}']);
   await assert.rejects(runOpenAiToolCalls(turn, {}, { strict: "maybe" as never }), { name: "InvalidOptionError", message: 'runOpenAiToolCalls: strict must be true, false or "nullable"; got "maybe"' });
+});
+
+test('strict: "nullable" keeps a null the tool\'s own schema may accept ({}, const null, $ref, allOf, not)', async () => {
+  const schema = {
+    type: "object",
+    $defs: { maybe: { type: ["string", "null"] } },
+    properties: { any: {}, constNull: { const: null }, ref: { $ref: "#/$defs/maybe" }, all: { allOf: [{ type: ["string", "null"] }] }, not: { not: { type: "string" } }, gone: { type: "string" } },
+  };
+  const backend = await startHttpToolBackend({ routes: { "POST /t": { ok: true } } });
+  after(() => backend.close());
+  const registry = loadToolRegistry({ handlers: [{ name: "t", type: "http", tool: { name: "t", description: "d", inputSchema: schema }, httpConfig: { endpoint: `${backend.url}/t`, method: "POST" } }] });
+  const executor = createToolExecutor({ registry, clock: createManualClock(0) });
+  after(() => executor.close());
+  // What the turn is given, before PromptKit's own coercion (which drops an optional property's null itself).
+  const given: string[] = [];
+  const turn = createTurn(executor);
+  const seen = { ...turn, run: (calls: Parameters<typeof turn.run>[0]) => (given.push(...calls.map((c) => String(c.arguments))), turn.run(calls)) } as typeof turn;
+  Object.defineProperty(seen, "tools", { get: () => turn.tools });
+  await runOpenAiToolCalls(seen, { tool_calls: [call("c", "t", '{"all":null,"any":null,"constNull":null,"gone":null,"not":null,"ref":null}')] }, { strict: "nullable" });
+  assert.deepEqual(given, ['{"all":null,"any":null,"constNull":null,"not":null,"ref":null}']);
 });
