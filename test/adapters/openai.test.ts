@@ -8,7 +8,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { answer } from "../../examples/openai.js";
 import { createToolExecutor, createTurn, InvalidOptionError, loadToolRegistry, type JsonValue } from "../../src/index.js";
-import { createManualClock, MemoryRecorder, startHttpToolBackend } from "../../src/testing/index.js";
+import { createManualClock, startHttpToolBackend } from "../../src/testing/index.js";
 import { fromOpenAiToolCalls, runOpenAiToolCalls, toOpenAiToolMessages, toOpenAiTools } from "../../src/openai.js";
 import type { ClientToolRequest } from "../../src/index.js";
 import { failingWeather, modelApi, SESSION, weatherTools, WEATHER_SCHEMA } from "./fixture.js";
