@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { didYouMean } from "../core/index.js";
+import { parseSchemaTargets, type SchemaTarget } from "../manifest/index.js";
 import { EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -33,6 +34,20 @@ export function parseCommandArgs<T extends Options>(
 /** `omnia-tools <cmd>: <problem>` and the command's usage, on stderr. */
 export function usageError(command: CliCommand, io: CliIo, problem: string): void {
   io.stderr(`omnia-tools ${command.name}: ${problem}\nUsage: omnia-tools ${command.usage}\n`);
+}
+
+/**
+ * The `--target <list>` flag's providers (none when it is absent), or
+ * EXIT_USAGE after the usage error naming the bad one.
+ */
+export function readTargetsFlag(command: CliCommand, io: CliIo, value: unknown): readonly SchemaTarget[] | number {
+  if (value === undefined) return [];
+  const read = parseSchemaTargets(value, "--target");
+  if ("error" in read) {
+    usageError(command, io, read.error);
+    return EXIT_USAGE;
+  }
+  return read.targets;
 }
 
 /** `unknown option "--jsn" (did you mean "--json"?)` for a likely typo of a long flag; undefined otherwise (Node's own text is kept). */

@@ -1,8 +1,8 @@
 import { createToolExecutor, type HandlerHealth } from "../executor/index.js";
-import { checkSchemaTargets, formatPath, parseSchemaTargets, SCHEMA_TARGETS, type SchemaTarget, type SchemaTargetIssue, type ToolDescriptor } from "../manifest/index.js";
+import { checkSchemaTargets, formatPath, SCHEMA_TARGETS, type SchemaTargetIssue, type ToolDescriptor } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
-import { parseCommandArgs, usageError } from "./parse-command-args.js";
+import { parseCommandArgs, readTargetsFlag, usageError } from "./parse-command-args.js";
 import { loadRegistryOrReport, readInput } from "./print-issues.js";
 
 /** A client handler is not probed, so it is not called healthy either. */
@@ -65,15 +65,8 @@ export const probeCommand: CliCommand = {
       usageError(this, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
       return EXIT_USAGE;
     }
-    let targets: readonly SchemaTarget[] = [];
-    if (parsed.values.target !== undefined) {
-      const read = parseSchemaTargets(parsed.values.target, "--target");
-      if ("error" in read) {
-        usageError(this, io, read.error);
-        return EXIT_USAGE;
-      }
-      targets = read.targets;
-    }
+    const targets = readTargetsFlag(this, io, parsed.values.target);
+    if (typeof targets === "number") return targets;
     const text = await readInput(io, this.name, file);
     if (text === undefined) return EXIT_USAGE;
     const registry = loadRegistryOrReport(io, file, text);

@@ -1,8 +1,8 @@
 import { formatGoDuration } from "../core/index.js";
-import { inspectToolRegistry, parseSchemaTargets, SCHEMA_TARGETS, type HandlerConfig, type ManifestIssue, type SchemaTarget, type ToolRegistry } from "../manifest/index.js";
+import { inspectToolRegistry, SCHEMA_TARGETS, type HandlerConfig, type ManifestIssue, type SchemaTarget, type ToolRegistry } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
-import { parseCommandArgs, usageError } from "./parse-command-args.js";
+import { parseCommandArgs, readTargetsFlag, usageError } from "./parse-command-args.js";
 import { byLine, formatIssue, readInput, reportLoadError, reportProblems } from "./print-issues.js";
 
 /**
@@ -45,15 +45,8 @@ export const validateCommand: CliCommand = {
     const file = parsed.positionals[0] as string;
     const json = parsed.values.json === true;
     const strict = parsed.values.strict === true;
-    let targets: readonly SchemaTarget[] = [];
-    if (parsed.values.target !== undefined) {
-      const read = parseSchemaTargets(parsed.values.target, "--target");
-      if ("error" in read) {
-        usageError(this, io, read.error);
-        return EXIT_USAGE;
-      }
-      targets = read.targets;
-    }
+    const targets = readTargetsFlag(this, io, parsed.values.target);
+    if (typeof targets === "number") return targets;
     const text = await readInput(io, this.name, file);
     if (text === undefined) return EXIT_USAGE;
     let inspection;

@@ -17,6 +17,7 @@ export type { HandlerType, ToolHandlerType } from "./handler-type.js";
 export { rejectUnknownOptions } from "./known-options.js";
 export { systemClock, MAX_TIMER_MS, armTimer } from "./clock.js";
 export { didYouMean, nearestName } from "./did-you-mean.js";
+export { matchToolPattern } from "./tool-pattern.js";
 export type { Clock, TimerHandle, TimerTarget } from "./clock.js";
 export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";

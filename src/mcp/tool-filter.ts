@@ -1,3 +1,4 @@
+import { matchToolPattern } from "../core/index.js";
 import type { McpToolFilter } from "./types.js";
 
 /**
@@ -16,11 +17,6 @@ export function mcpToolAllowed(filter: McpToolFilter | undefined, name: string, 
     if (allow.length > 0) return allow.includes(name);
     return !block.includes(name);
   }
-  if (allow.length > 0) return allow.some((entry) => matches(entry, name));
-  return !block.some((entry) => matches(entry, name));
-}
-
-/** PromptKit's `matchToolPattern`: a trailing `*` is a literal prefix match; any other entry exact. */
-function matches(entry: string, name: string): boolean {
-  return entry.endsWith("*") ? name.startsWith(entry.slice(0, -1)) : entry === name;
+  if (allow.length > 0) return allow.some((entry) => matchToolPattern(entry, name));
+  return !block.some((entry) => matchToolPattern(entry, name));
 }

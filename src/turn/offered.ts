@@ -4,7 +4,7 @@
 // entry up by its exact name; 1.5.11 (PromptKit 162d6653) also expands an
 // entry ending in `*` as a prefix, and no longer offers `mcp__` tools without
 // an entry.
-import type { Logger } from "../core/index.js";
+import { matchToolPattern, type Logger } from "../core/index.js";
 import type { ToolDescriptor } from "../manifest/index.js";
 import { EXEMPT_TOOL_NAMESPACES, isExemptToolName } from "../reconcile/index.js";
 import type { ToolCatalog } from "./tool-catalog.js";
@@ -28,15 +28,6 @@ const IMPLICIT_1_5_5: readonly string[] = Object.freeze([...EXEMPT_TOOL_NAMESPAC
 const IMPLICIT_1_5_11: readonly string[] = Object.freeze(IMPLICIT_1_5_5.filter((ns) => ns !== "mcp"));
 
 /**
- * PromptKit's `MatchToolPattern`: an entry ending in `*` matches every name
- * that starts with the text before the `*`; any other entry only itself.
- * @internal Does not follow semver.
- */
-export function matchToolPattern(pattern: string, name: string): boolean {
-  return pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : pattern === name;
-}
-
-/**
  * The names a prompt offers, before exclusion and sorting: each entry of
  * `entries` that is served (an entry neither served nor defined by the pack is
  * logged as PromptKit logs it, `Tool not found in registry`), with 1.5.11 a trailing-`*` entry
@@ -49,8 +40,7 @@ export function offeredNames(entries: readonly string[] | undefined, source: rea
   const wildcards = version === "1.5.11";
   for (const entry of entries ?? []) {
     if (wildcards && entry.endsWith("*")) {
-      const prefix = entry.slice(0, -1);
-      for (const d of source) if (d.name.startsWith(prefix)) names.push(d.name);
+      for (const d of source) if (matchToolPattern(entry, d.name)) names.push(d.name);
       continue;
     }
     if (catalog.served(entry) === undefined) {
