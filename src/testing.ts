@@ -50,6 +50,12 @@ export type { RecordCassetteOptions, ReplayCassetteOptions, CassetteCall, Casset
 export { ErrorCode, OmniaToolsError, InvalidOptionError } from "./core/index.js";
 export type { Clock, TimerHandle } from "./core/index.js";
 export { withEndpoints } from "./manifest/index.js";
+export { checkBackend } from "./backend-check/index.js";
+export type { BackendCheckReport, BackendCheckResult, BackendCheckStatus, BackendCheckName, CheckBackendOptions } from "./backend-check/index.js";
+export type { HttpDispatcher, HttpDispatchOptions, HttpDispatchHandler, HttpDispatchController, Logger, LogFields } from "./core/index.js";
+export type { Identity, AgentInfo } from "./headers/index.js";
+export type { SecretResolver, WorkloadTokenAcquirer } from "./executor/index.js";
+export type { SecretKeyRef } from "./manifest/index.js";
 export type { ToolRegistry } from "./manifest/index.js";
 export type { Recorder, ToolCallRecord, ToolCallStart, ToolCallStatus } from "./records/index.js";
 export type { JsonValue, JsonObject, GrpcStatusCodeName, HandlerType, ToolHandlerType } from "./core/index.js";

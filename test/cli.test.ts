@@ -233,7 +233,8 @@ describe("omnia-tools", { concurrency: true }, () => {
     const run = await omniaTools();
     assert.equal(run.code, 2);
     assert.match(run.stderr, /^Usage: omnia-tools <command> \[options\]\n/);
-    assert.match(run.stderr, /\n  validate {3}Validate a ToolRegistry manifest/);
+    assert.match(run.stderr, /\n  validate {7}Validate a ToolRegistry manifest/);
+    assert.match(run.stderr, /\n  backend-check  Call each handler's backend as Omnia does and check it against the tool backend contract\n {17}omnia-tools backend-check --registry <registry.yaml> \[--handler <name>\] \[--args <tool>=<json>\]\.\.\. \[--identity <file>\] \[--json\]\n/);
   });
 
   test("--help: usage on stdout, exit 0; a command's --help too", async () => {

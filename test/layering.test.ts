@@ -33,6 +33,8 @@ const INTERNAL: Record<string, readonly string[]> = {
   // startRuntime, the deployable frame, loads the mounted pack and registry, reconciles them and asks the broker.
   runtime: ["core", "headers", "contract", "executor", "client-tools", "records", "grpc", "gen/grpc/health", "manifest", "reconcile", "policy"],
   testing: ["core", "headers", "records", "grpc", "contract", "http"],
+  // checkBackend calls backends through the real executor and judges arguments and results with the turn's validator.
+  "backend-check": ["core", "headers", "manifest", "executor", "turn", "grpc"],
   turn: ["core", "headers", "manifest", "reconcile", "client-tools"],
   // types only (the code -> class map of isOmniaToolsError); at run time it imports core alone
   errors: ["core", "breaker", "retry", "manifest", "http", "grpc", "mcp", "openapi", "policy", "client-tools", "executor", "turn"],
@@ -48,7 +50,7 @@ const INTERNAL: Record<string, readonly string[]> = {
 const THIRD_PARTY: Record<string, readonly string[]> = {
   zod: ["manifest", "reconcile"],
   yaml: ["manifest", "cli", "openapi", "yaml-limits"],
-  undici: ["http", "openapi", "mcp", "testing", "policy", "records"],
+  undici: ["http", "openapi", "mcp", "testing", "policy", "records", "backend-check"],
   jmespath: ["http"],
   cockatiel: ["retry", "breaker", "turn"],
   "@bufbuild/protobuf": ["gen", "grpc", "contract", "conformance", "runtime", "testing"],
@@ -168,7 +170,7 @@ test("the layering check catches a forbidden edge, a forbidden dependency (also 
   };
   assert.deepEqual(layeringViolations(Object.keys(fake), (f) => fake[f] ?? ""), [
     `${join(SRC, "core", "bad.ts")}: core may not import headers (../headers/index.js)`,
-    `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy, records)`,
+    `${join(SRC, "breaker", "bad.ts")}: breaker may not use undici (allowed in: http, openapi, mcp, testing, policy, records, backend-check)`,
     `${join(SRC, "http", "deep.ts")}: import another folder through its index.ts; got ../headers/keys.js`,
     `${join(SRC, "conformance", "bad.ts")}: conformance may not import executor (../executor/index.js)`,
     `${join(SRC, "records", "lazy.ts")}: records may not use jmespath (allowed in: http)`,

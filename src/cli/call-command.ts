@@ -188,8 +188,8 @@ export const callCommand: CliCommand = {
   },
 };
 
-/** The identity file: a JSON object of the flat string fields and `claims`. */
-function readIdentity(text: string): Identity | string {
+/** The identity file (`--identity` of call and backend-check): a JSON object of the flat string fields and `claims`. */
+export function readIdentity(text: string): Identity | string {
   let value: unknown;
   try {
     value = JSON.parse(text);

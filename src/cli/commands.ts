@@ -3,6 +3,7 @@ import type { CliCommand } from "./cli-command.js";
 import { reconcileCommand } from "./reconcile-command.js";
 import { validateCommand } from "./validate-command.js";
 import { probeCommand } from "./probe-command.js";
+import { backendCheckCommand } from "./backend-check-command.js";
 
 /**
  * The `omnia-tools` subcommands, in the order the usage lists them. A new
@@ -10,4 +11,4 @@ import { probeCommand } from "./probe-command.js";
  * one entry here.
  * @internal Does not follow semver.
  */
-export const COMMANDS: readonly CliCommand[] = Object.freeze([validateCommand, reconcileCommand, callCommand, probeCommand]);
+export const COMMANDS: readonly CliCommand[] = Object.freeze([validateCommand, reconcileCommand, callCommand, probeCommand, backendCheckCommand]);

@@ -1,4 +1,4 @@
-export { loadToolRegistry, inspectToolRegistry, emptyToolRegistry } from "./load-tool-registry.js";
+export { loadToolRegistry, inspectToolRegistry, emptyToolRegistry, rebuildToolRegistry } from "./load-tool-registry.js";
 export type { LoadToolRegistryOptions, ToolRegistryInspection } from "./load-tool-registry.js";
 export { checkSchemaTargets, parseSchemaTargets, SCHEMA_TARGETS } from "./schema-targets.js";
 export { formatPath } from "./issues.js";

@@ -23,3 +23,4 @@ export type {
 } from "./types.js";
 export type { ResultBudget, ResultBudgetCut } from "./result-budget.js";
 export { approvalGate, checkApprovalOption } from "./approval.js";
+export { validateArguments, validateResult } from "./validate.js";
