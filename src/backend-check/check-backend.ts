@@ -92,10 +92,11 @@ async function checkHandler(
     emit("client", "skip", "a client tool runs in the user's client; there is no backend to call");
     return;
   }
+  // Only an http or openapi answer is judged by its raw status and body; MCP's event streams go straight through.
   const capture = new CaptureDispatcher(dispatcher);
   const executor = createToolExecutor({
     registry: rebuildToolRegistry(registry, [handler]),
-    dispatcher: capture,
+    dispatcher: handler.type === "http" || handler.type === "openapi" ? capture : dispatcher,
     ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     ...(options.workloadIdentity === undefined ? {} : { workloadIdentity: options.workloadIdentity }),
     ...(options.agent === undefined ? {} : { agent: options.agent }),

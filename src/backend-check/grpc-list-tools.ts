@@ -5,27 +5,31 @@ import { boundPeerText, GRPC_PEERS, importWithPeers, OmniaToolsError } from "../
 import type { GrpcHandlerConfig } from "../manifest/index.js";
 import type { BackendCheckName, BackendCheckStatus } from "./types.js";
 
+/** The wait for `ListTools` when the handler sets no timeout: Omnia's default handler timeout. */
+const LIST_TOOLS_DEFAULT_TIMEOUT_MS = 30_000;
+
 type Emit = (check: BackendCheckName, status: BackendCheckStatus, reason: string, fix?: string) => void;
 
 /**
  * Calls `ListTools` once, on its own connection, with the handler's endpoint
- * and TLS settings, within the handler's timeout. It carries no credentials
+ * and TLS settings, within the handler's timeout (30 s when it sets none). It carries no credentials
  * (the executor's are not reachable from here): a backend that requires them
  * on `ListTools` gets a `warn` that says so.
  * @internal
  */
 export async function checkGrpcListTools(handler: GrpcHandlerConfig, emit: Emit): Promise<void> {
-  const grpc = await importWithPeers(() => import("../grpc/index.js"), "the gRPC backend check", GRPC_PEERS);
   const c = handler.grpcConfig;
   let client;
   try {
+    const grpc = await importWithPeers(() => import("../grpc/index.js"), "the gRPC backend check", GRPC_PEERS);
     client = grpc.createToolServiceClient({ endpoint: c.endpoint, tls: c.tls, tlsCertPath: c.tlsCertPath, tlsKeyPath: c.tlsKeyPath, tlsCAPath: c.tlsCAPath, tlsInsecureSkipVerify: c.tlsInsecureSkipVerify });
   } catch (error) {
     emit("list-tools", "skip", `not judged: ${boundPeerText(error instanceof Error ? error.message : String(error))}`);
     return;
   }
   try {
-    const tools = await client.listTools(handler.timeoutMs > 0 ? { timeoutMs: handler.timeoutMs } : {});
+    // A handler without a timeout still gets one here: the checker never waits on a peer unbounded.
+    const tools = await client.listTools({ timeoutMs: handler.timeoutMs > 0 ? handler.timeoutMs : LIST_TOOLS_DEFAULT_TIMEOUT_MS });
     const mine = tools.find((t) => t.name === handler.tool.name);
     if (mine === undefined) {
       emit("list-tools", "warn", `ListTools lists ${tools.length} ${tools.length === 1 ? "tool" : "tools"}, not ${JSON.stringify(handler.tool.name)}`, "list every tool Execute serves, or leave ListTools unimplemented");
