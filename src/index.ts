@@ -182,6 +182,7 @@ export type {
   TurnOptions,
   TurnExecutor,
   TurnExecuteHooks,
+  TurnRoundSpan,
   TurnOutcome,
   TurnCall,
   TurnToolCall,
