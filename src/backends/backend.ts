@@ -54,7 +54,7 @@ export interface BackendCall {
   readonly injected: Readonly<Record<string, string>> | undefined;
   /** The `x-omnia-delegation` token, when the handler delegates. */
   readonly delegationToken: string | undefined;
-  /** Writes the call's trace context into an HTTP or OpenAPI attempt's headers, last; absent when tracing is off. */
+  /** Writes the call's trace context into an HTTP or OpenAPI attempt's headers (a gRPC call's metadata with `grpcMetadata`), last; absent when tracing is off. */
   readonly injectTrace: ((headers: Record<string, string>) => void) | undefined;
   /** Follows an MCP call's `tools/call` (its span, its `_meta` trace context); absent unless telemetry asks for it. */
   readonly mcpObserver?: McpCallOptions["observer"];

@@ -1,7 +1,7 @@
 import { channel } from "node:diagnostics_channel";
 import { BackendError, isOmniaToolsError, noopLogger, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "../records/index.js";
-import { logCallEvent, logClientToolRequested, type CallContent, type Telemetry, type TracePropagationMode } from "../telemetry/index.js";
+import { logCallEvent, logClientToolRequested, type CallContent, type CallSpan, type Telemetry, type TracePropagationMode } from "../telemetry/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { CallState } from "./call-state.js";
 import type { ToolOutcome } from "./outcome.js";
@@ -58,7 +58,8 @@ export function createReport(deps: {
   const { recorder, logger, clock, telemetry, propagation, registryName, registryNamespace } = deps;
   // In `auto` mode an undici instrumentation that subscribes here injects its own trace context instead of us.
   const undiciRequestCreate = telemetry.enabled && propagation === "auto" ? channel(UNDICI_REQUEST_CREATE) : undefined;
-  const writeTrace = traceWriter(undiciRequestCreate);
+  const writeTrace = traceWriter(undiciRequestCreate, (span, carrier) => span.inject(carrier));
+  const writeGrpcTrace = traceWriter(undefined, (span, carrier) => span.injectMetadata(carrier));
   const startsRecords = recorder !== undefined && typeof recorder.start === "function";
   const registryFields = {
     ...(registryName === undefined || registryName === "" ? {} : { registryName }),
@@ -128,6 +129,7 @@ export function createReport(deps: {
       const span = telemetry.startCall(telemetry.genAi ? { ...info, callId: state.callId, description, round: state.hooks?.round } : info);
       state.span = span;
       if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.traceWriter = writeTrace;
+      else if (handler?.type === "grpc" && telemetry.grpcMetadata) state.traceWriter = writeGrpcTrace;
     }
     if (startsRecords) {
       const row = startFields(state);
@@ -226,10 +228,10 @@ const INSTRUMENTATION_TRACE_HEADERS: readonly string[] = ["traceparent", "traces
  * request: a configured header of those names is removed, or the backend would
  * receive two.
  */
-function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined): (span: { inject(headers: Record<string, string>): void }, headers: Record<string, string>) => void {
+function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined, inject: (span: CallSpan, carrier: Record<string, string>) => void): (span: CallSpan, headers: Record<string, string>) => void {
   return (span, headers) => {
     const trace: Record<string, string> = {};
-    span.inject(trace);
+    inject(span, trace);
     const names = Object.keys(trace);
     if (names.length === 0 && undiciRequestCreate?.hasSubscribers === true) names.push(...INSTRUMENTATION_TRACE_HEADERS);
     for (const name of names) {

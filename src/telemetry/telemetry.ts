@@ -158,6 +158,14 @@ export interface TelemetryOptions {
    */
   readonly mcpMeta?: boolean;
   /**
+   * gRPC tool calls carry the call's W3C trace context (`traceparent`,
+   * `tracestate`, `baggage`, as the propagator writes them) in their metadata,
+   * whatever `propagation` says (that mode is about HTTP and OpenAPI, where an
+   * undici instrumentation may inject its own). Omnia's runtime sends none.
+   * Default false.
+   */
+  readonly grpcMetadata?: boolean;
+  /**
    * The environment `OTEL_SEMCONV_STABILITY_OPT_IN` is read from, once, when
    * the telemetry is created (and only when `conventions` is not set).
    * Default: `process.env`.
@@ -276,6 +284,8 @@ export interface CallSpan {
    * innermost span); `undefined` unless the `gen_ai` conventions or `mcpMeta` are on.
    */
   readonly mcp: McpRequestObserver | undefined;
+  /** Writes W3C trace context into a gRPC attempt's metadata (lower-case keys); only called with `grpcMetadata`. */
+  injectMetadata(metadata: Record<string, string>): void;
   /** Runs `fn` with this call's span as the active span (so backend instrumentation nests under it). */
   run<T>(fn: () => T): T;
   /** The `retry.attempt` event, before the backoff sleep. */
@@ -298,6 +308,8 @@ export interface Telemetry {
   readonly genAi: boolean;
   /** `captureContent` with `gen_ai`: {@link CallEndInfo.content} is read. */
   readonly captureContent: boolean;
+  /** `grpcMetadata`: gRPC calls carry trace context in their metadata. */
+  readonly grpcMetadata: boolean;
   /**
    * Follows MCP requests made outside a call (discovery's `tools/list`), as
    * children of the active context; `undefined` unless `gen_ai` or `mcpMeta` is on.
@@ -320,6 +332,7 @@ const noop = (): void => {};
 /** The one no-op call span: frozen, shared by every call when telemetry is off. */
 const NOOP_CALL_SPAN: CallSpan = Object.freeze({
   inject: noop,
+  injectMetadata: noop,
   mcp: undefined,
   run: <T>(fn: () => T): T => fn(),
   retry: noop,
@@ -331,13 +344,14 @@ const NOOP_TELEMETRY: Telemetry = Object.freeze({
   enabled: false,
   genAi: false,
   captureContent: false,
+  grpcMetadata: false,
   mcp: undefined,
   startCall: () => NOOP_CALL_SPAN,
   startRound: () => undefined,
   onBreakerTransition: noop,
 });
 
-const KNOWN = new Set(["tracer", "meter", "propagator", "propagation", "attributes", "logger", "conventions", "captureContent", "mcpMeta", "env"]);
+const KNOWN = new Set(["tracer", "meter", "propagator", "propagation", "attributes", "logger", "conventions", "captureContent", "mcpMeta", "grpcMetadata", "env"]);
 const CONVENTIONS = new Set<string>(["omnia", "gen_ai"]);
 const PROPAGATION_MODES = new Set<string>(["auto", "always", "never"]);
 
@@ -367,7 +381,7 @@ export function createTelemetry(options: TelemetryOptions | undefined, loadApi: 
 
 /** The conventions: the host's (checked), else `omnia` plus `gen_ai` when the environment opts in. */
 function conventionsOf(o: TelemetryOptions): ReadonlySet<TelemetryConvention> {
-  for (const flag of ["captureContent", "mcpMeta"] as const) {
+  for (const flag of ["captureContent", "mcpMeta", "grpcMetadata"] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== "boolean") throw new InvalidOptionError(`createTelemetry: ${flag} must be a boolean; got ${typeof o[flag]}`);
   }
   const given = o.conventions;
@@ -386,6 +400,7 @@ class ApiTelemetry implements Telemetry {
   readonly omnia: boolean;
   readonly genAi: boolean;
   readonly captureContent: boolean;
+  readonly grpcMetadata: boolean;
   readonly mcp: McpRequestObserver | undefined;
   readonly mcpDeps: McpSpanDeps | undefined;
   readonly api: OpenTelemetryApi;
@@ -410,6 +425,7 @@ class ApiTelemetry implements Telemetry {
     this.omnia = conventions.has("omnia");
     this.genAi = conventions.has("gen_ai");
     this.captureContent = this.genAi && o.captureContent === true;
+    this.grpcMetadata = o.grpcMetadata === true;
     const version = o.tracer === undefined || o.meter === undefined ? packageVersion() : undefined;
     this.tracer = o.tracer ?? api.trace.getTracer(INSTRUMENTATION_SCOPE, version);
     this.meter = o.meter ?? api.metrics.getMeter(INSTRUMENTATION_SCOPE, version);
@@ -551,6 +567,7 @@ function endExecuteToolSpan(span: OtelSpan, outcome: CallEndInfo): void {
 /** A call's metrics when no tracer records spans: nothing to inject, no context to run in. */
 class MetricsOnlySpan implements CallSpan {
   readonly mcp = undefined;
+  injectMetadata(): void {}
   readonly #t: ApiTelemetry;
   readonly #tool: string;
   #ended = false;
@@ -604,6 +621,11 @@ class ApiCallSpan implements CallSpan {
     const t = this.#t;
     if (t.mode === "never" || (t.mode === "auto" && t.undiciChannel.hasSubscribers)) return;
     t.propagator.inject(this.#ctx, headers, t.api.defaultTextMapSetter);
+  }
+
+  injectMetadata(metadata: Record<string, string>): void {
+    const t = this.#t;
+    t.propagator.inject(this.#ctx, metadata, t.api.defaultTextMapSetter);
   }
 
   run<T>(fn: () => T): T {
