@@ -114,15 +114,32 @@ export function mcpObserver(deps: McpSpanDeps, parent: OtelContext | undefined):
 }
 
 function metaOf(deps: McpSpanDeps, ctx: OtelContext): Record<string, string> | undefined {
-  const carrier: Record<string, string> = {};
-  deps.propagator.inject(ctx, carrier, deps.api.defaultTextMapSetter);
   const meta: Record<string, string> = {};
-  // Only the W3C keys: a host propagator that writes other fields (B3, say) does not reach the server's `_meta`.
-  for (const key of META_KEYS) if (carrier[key] !== undefined) meta[key] = carrier[key];
-  return Object.keys(meta).length === 0 ? undefined : meta;
+  return injectW3c(deps.api, deps.propagator, ctx, meta) ? meta : undefined;
 }
 
-const META_KEYS = ["traceparent", "tracestate", "baggage"] as const;
+const W3C_KEYS = ["traceparent", "tracestate", "baggage"] as const;
+
+/**
+ * Writes only the W3C trace-context and baggage fields the propagator produces
+ * into `out`: a host propagator that writes other fields (B3, or a header that
+ * would replace a credential such as `authorization`) reaches no MCP server's
+ * `_meta` or gRPC backend's metadata. Returns whether it wrote any.
+ * @internal Does not follow semver.
+ */
+export function injectW3c(api: OpenTelemetryApi, propagator: OtelPropagator, ctx: OtelContext, out: Record<string, string>): boolean {
+  const carrier: Record<string, string> = {};
+  propagator.inject(ctx, carrier, api.defaultTextMapSetter);
+  let wrote = false;
+  for (const key of W3C_KEYS) {
+    const value = carrier[key];
+    if (typeof value === "string") {
+      out[key] = value;
+      wrote = true;
+    }
+  }
+  return wrote;
+}
 
 function serverOf(endpoint: string): { address: string; port: number } | undefined {
   try {

@@ -19,7 +19,7 @@ import {
   genAiToolType,
   redactSecrets,
 } from "./gen-ai.js";
-import { mcpObserver, type McpRequestObserver, type McpSpanDeps } from "./mcp-spans.js";
+import { injectW3c, mcpObserver, type McpRequestObserver, type McpSpanDeps } from "./mcp-spans.js";
 
 /**
  * The span Omnia's executor opens around a tool call (`internal/tracing/tracing.go`).
@@ -152,14 +152,16 @@ export interface TelemetryOptions {
   readonly captureContent?: boolean;
   /**
    * MCP `tools/call` requests carry the call's W3C trace context
-   * (`traceparent`, `tracestate`, `baggage`, as the propagator writes them) in
+   * (`traceparent`, `tracestate`, `baggage`, as the propagator writes them; no
+   * other field it writes) in
    * `params._meta`, so an instrumented MCP server continues the trace. Omnia's
    * runtime sends none. Default false.
    */
   readonly mcpMeta?: boolean;
   /**
    * gRPC tool calls carry the call's W3C trace context (`traceparent`,
-   * `tracestate`, `baggage`, as the propagator writes them) in their metadata,
+   * `tracestate`, `baggage`, as the propagator writes them; no other field it
+   * writes) in their metadata,
    * whatever `propagation` says (that mode is about HTTP and OpenAPI, where an
    * undici instrumentation may inject its own). Omnia's runtime sends none.
    * Default false.
@@ -625,7 +627,7 @@ class ApiCallSpan implements CallSpan {
 
   injectMetadata(metadata: Record<string, string>): void {
     const t = this.#t;
-    t.propagator.inject(this.#ctx, metadata, t.api.defaultTextMapSetter);
+    injectW3c(t.api, t.propagator, this.#ctx, metadata);
   }
 
   run<T>(fn: () => T): T {
