@@ -181,12 +181,16 @@ class RequestTrace implements McpRequestTrace {
   }
 }
 
-/** The JSON-RPC error in an error's cause chain (the SDK's `McpError` has a numeric `code`). */
+/**
+ * The JSON-RPC error in an error's cause chain: the SDK's `McpError` (an HTTP
+ * failure's error also has a numeric `code`, the HTTP status, which is no
+ * JSON-RPC code).
+ */
 function jsonRpcError(error: unknown): { code: number; message: string } | undefined {
   let e: unknown = error;
   for (let depth = 0; depth < 5 && e !== null && typeof e === "object"; depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === "number" && Number.isInteger(code)) return { code, message: typeof message === "string" ? message : "" };
+    const { code, message, name } = e as { code?: unknown; message?: unknown; name?: unknown };
+    if (name === "McpError" && typeof code === "number" && Number.isInteger(code)) return { code, message: typeof message === "string" ? message : "" };
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;

@@ -214,3 +214,17 @@ test("across a process: a stdio MCP server continues the trace from _meta; its S
   assert.equal(typeof call.attributes["jsonrpc.request.id"], "string");
   assertConforms(call, MCP_CLIENT);
 });
+
+test("an HTTP failure (500) is no JSON-RPC error: error.type _OTHER, no rpc.response.status_code", async () => {
+  const telemetry = createTelemetry({ tracer, propagator, conventions: ["gen_ai"], env: {} });
+  const client = createMcpToolClient({ name: "kb", mcpConfig: { transport: "streamable-http", endpoint: mcp.url } }, { observer: telemetry.mcp! });
+  closers.push(() => client.close());
+  await client.listTools();
+  mcp.failToolCalls(1, 500);
+  await assert.rejects(client.callTool("echo", { text: "hi" }), (e: unknown) => (e as Error).message.startsWith("MCP tool call failed: "));
+  const call = named(spans.getFinishedSpans(), "tools/call echo");
+  assert.equal(call.attributes["error.type"], "_OTHER");
+  assert.equal(call.attributes["rpc.response.status_code"], undefined);
+  assert.equal(call.status.code, SpanStatusCode.ERROR);
+  assertConforms(call, MCP_CLIENT);
+});
