@@ -11,24 +11,20 @@
 //   contents 16,384 UTF-16 code units).
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { context, propagation, trace, type Context, type TextMapPropagator, type TextMapSetter } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { context, propagation, type Context, type TextMapPropagator, type TextMapSetter } from "@opentelemetry/api";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
 import { GEN_AI_LIMITS } from "../../src/telemetry/index.js";
 import { createManualClock, startGrpcToolBackend } from "../../src/testing/index.js";
 import { startHttpServer, type TestServer } from "../helpers/http-server.js";
 import { startMcpHttpServer, type McpHttpTestServer } from "../helpers/mcp-server.js";
+import { useOtelSdk } from "../helpers/otel-sdk.js";
 
-const contextManager = new AsyncLocalStorageContextManager();
-const spans = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const tracer = provider.getTracer("omnia-tools");
+const { spans, tracer, closers } = useOtelSdk();
 const SECRETS = { bearer: "tok-BEARER-91c2", header: "key-HEADER-0b7d", mcp: "tok-MCP-4e11", grpc: "tok-GRPC-77aa" };
 const STATIC = "q-STATIC-31";
-const closers: (() => Promise<void>)[] = [];
 let http: TestServer;
 let mcp: McpHttpTestServer;
 let grpc: Awaited<ReturnType<typeof startGrpcToolBackend>>;
@@ -47,7 +43,6 @@ const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPr
 const w3c = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
 
 before(async () => {
-  context.setGlobalContextManager(contextManager.enable());
   http = await startHttpServer((req, res) => {
     res.setHeader("content-type", "application/json");
     // A backend that reflects what it was sent, credentials included.
@@ -68,17 +63,9 @@ before(async () => {
   grpc = await startGrpcToolBackend({ lookup: { description: "d", inputSchema: { type: "object" }, execute: () => ({ ok: true }) } });
 });
 
-after(async () => {
-  for (const close of closers.reverse()) await close();
-  await Promise.all([http.close(), mcp.close(), grpc.close()]);
-  context.disable();
-  propagation.disable();
-  trace.disable();
-  await provider.shutdown();
-});
+after(() => Promise.all([http.close(), mcp.close(), grpc.close()]));
 
 beforeEach(() => {
-  spans.reset();
   metas.length = 0;
 });
 

@@ -4,10 +4,9 @@
 // test/fixtures/semconv-1.41.1/), and the metrics with a real metric reader.
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type ResourceMetrics } from "@opentelemetry/sdk-metrics";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
@@ -15,16 +14,13 @@ import { createTelemetry, GEN_AI_SEMCONV_VERSION, TOOL_CALL_DURATION_BUCKETS_S }
 import { InvalidOptionError } from "../../src/core/index.js";
 import { createManualClock } from "../../src/testing/index.js";
 import { startHttpServer, type Handler, type TestServer } from "../helpers/http-server.js";
+import { useOtelSdk } from "../helpers/otel-sdk.js";
 import { assertConforms, attributesOf, metricNames } from "./semconv.js";
 
-const contextManager = new AsyncLocalStorageContextManager();
-const spans = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const host: Tracer = provider.getTracer("host");
-const tracer = provider.getTracer("omnia-tools", "0.1.0");
+const sdk = useOtelSdk();
+const { spans, tracer, closers } = sdk;
 const propagator = new W3CTraceContextPropagator();
 const START = Date.UTC(2026, 11, 4, 14, 0, 0);
-const closers: (() => Promise<void>)[] = [];
 let server: TestServer;
 
 const routes: Handler = (req, res) => {
@@ -38,21 +34,12 @@ const routes: Handler = (req, res) => {
 };
 
 before(async () => {
-  context.setGlobalContextManager(contextManager.enable());
   server = await startHttpServer(routes);
 });
 
-after(async () => {
-  for (const close of closers.reverse()) await close();
-  await server.close();
-  context.disable();
-  propagation.disable();
-  trace.disable();
-  await provider.shutdown();
-});
+after(() => server.close());
 
 beforeEach(() => {
-  spans.reset();
   server.requests.length = 0;
 });
 
@@ -78,16 +65,7 @@ function executor(reg: ToolRegistry, telemetry: Record<string, unknown>, options
 
 /** Runs `fn` in the host's active span; returns the outcome, the host span and every other finished span by name. */
 async function underHost(fn: () => Promise<ToolOutcome>): Promise<{ out: ToolOutcome; parent: ReadableSpan; byName: Map<string, ReadableSpan>; names: string[] }> {
-  const out = await host.startActiveSpan("genai.chat", async (span) => {
-    try {
-      return await fn();
-    } finally {
-      span.end();
-    }
-  });
-  const finished = spans.getFinishedSpans();
-  const parent = finished.find((s) => s.name === "genai.chat")!;
-  const others = finished.filter((s) => s !== parent);
+  const { out, parent, others } = await sdk.underHost(fn);
   return { out, parent, byName: new Map(others.map((s) => [s.name, s])), names: others.map((s) => s.name) };
 }
 

@@ -3,40 +3,26 @@
 // receives, with the real OpenTelemetry JS SDK.
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { context, propagation, trace, type Tracer } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolOutcome } from "../../src/executor/index.js";
 import { createManualClock, startGrpcToolBackend } from "../../src/testing/index.js";
+import { useOtelSdk } from "../helpers/otel-sdk.js";
 
-const contextManager = new AsyncLocalStorageContextManager();
-const spans = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const host: Tracer = provider.getTracer("host");
-const tracer = provider.getTracer("omnia-tools", "0.1.0");
+const sdk = useOtelSdk();
+const { tracer, closers } = sdk;
 const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
-const closers: (() => Promise<void>)[] = [];
 let grpc: Awaited<ReturnType<typeof startGrpcToolBackend>>;
 
 before(async () => {
-  context.setGlobalContextManager(contextManager.enable());
   grpc = await startGrpcToolBackend({ lookup_order: { description: "d", inputSchema: { type: "object" }, execute: () => ({ status: "shipped" }) } });
 });
 
-after(async () => {
-  for (const close of closers.reverse()) await close();
-  await grpc.close();
-  context.disable();
-  propagation.disable();
-  trace.disable();
-  await provider.shutdown();
-});
+after(() => grpc.close());
 
 let seen = 0;
 beforeEach(() => {
-  spans.reset();
   seen = grpc.calls.length;
 });
 
@@ -53,9 +39,8 @@ function executor(telemetry: Record<string, unknown>, reg: ToolRegistry = regist
 }
 
 async function underHost(fn: () => Promise<ToolOutcome>): Promise<{ out: ToolOutcome; finished: ReadableSpan[] }> {
-  const withBaggage = propagation.setBaggage(context.active(), propagation.createBaggage({ tenant: { value: "acme" } }));
-  const out = await context.with(withBaggage, () => host.startActiveSpan("genai.chat", async (span) => (await fn().finally(() => span.end()))));
-  return { out, finished: spans.getFinishedSpans() };
+  const { out, others } = await sdk.underHost(fn, { tenant: "acme" });
+  return { out, finished: others };
 }
 
 function traceHeaders(): Record<string, unknown> {

@@ -5,31 +5,26 @@
 // Every span is compared with semantic-conventions v1.41.1's model files.
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
-import { context, propagation, trace, SpanKind, SpanStatusCode, type Tracer } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutor, type ToolOutcome } from "../../src/executor/index.js";
 import { createMcpToolClient } from "../../src/mcp/index.js";
 import { createTelemetry } from "../../src/telemetry/index.js";
 import { createManualClock } from "../../src/testing/index.js";
 import { startMcpHttpServer, type McpHttpTestServer } from "../helpers/mcp-server.js";
+import { useOtelSdk } from "../helpers/otel-sdk.js";
 import { assertConforms } from "./semconv.js";
 
-const contextManager = new AsyncLocalStorageContextManager();
-const spans = new InMemorySpanExporter();
-const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
-const host: Tracer = provider.getTracer("host");
-const tracer = provider.getTracer("omnia-tools", "0.1.0");
+const sdk = useOtelSdk();
+const { spans, tracer, closers } = sdk;
 const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
-const closers: (() => Promise<void>)[] = [];
 let mcp: McpHttpTestServer;
 /** Every JSON-RPC body the server received: method, id and `params._meta`. */
 const bodies: { method: string; id: unknown; meta: unknown; session: string | undefined }[] = [];
 
 before(async () => {
-  context.setGlobalContextManager(contextManager.enable());
   mcp = await startMcpHttpServer({
     transport: "streamable-http",
     intercept: (req, body) => {
@@ -40,17 +35,9 @@ before(async () => {
   });
 });
 
-after(async () => {
-  for (const close of closers.reverse()) await close();
-  await mcp.close();
-  context.disable();
-  propagation.disable();
-  trace.disable();
-  await provider.shutdown();
-});
+after(() => mcp.close());
 
 beforeEach(() => {
-  spans.reset();
   bodies.length = 0;
 });
 
@@ -69,21 +56,9 @@ function executor(reg: ToolRegistry, telemetry: Record<string, unknown>): ToolEx
   return ex;
 }
 
-/** Runs `fn` in the host's active span, with baggage; returns the outcome, the host span and every other finished span. */
-async function underHost(fn: () => Promise<ToolOutcome>): Promise<{ out: ToolOutcome; parent: ReadableSpan; others: ReadableSpan[] }> {
-  const withBaggage = propagation.setBaggage(context.active(), propagation.createBaggage({ tenant: { value: "acme" } }));
-  const out = await context.with(withBaggage, () =>
-    host.startActiveSpan("genai.chat", async (span) => {
-      try {
-        return await fn();
-      } finally {
-        span.end();
-      }
-    }),
-  );
-  const finished = spans.getFinishedSpans();
-  const parent = finished.find((s) => s.name === "genai.chat")!;
-  return { out, parent, others: finished.filter((s) => s !== parent) };
+/** Runs `fn` in the host's active span, with baggage `tenant=acme`. */
+function underHost(fn: () => Promise<ToolOutcome>): Promise<{ out: ToolOutcome; parent: ReadableSpan; others: ReadableSpan[] }> {
+  return sdk.underHost(fn, { tenant: "acme" });
 }
 
 function named(list: readonly ReadableSpan[], name: string): ReadableSpan {
