@@ -133,7 +133,8 @@ test("a tool the registry does not serve: the span name says _OTHER (bounded by 
   const gen = byName.get("execute_tool _OTHER")!;
   assert.deepEqual(gen.attributes, { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "made_up", "gen_ai.tool.call.id": "c9", "gen_ai.tool.type": "function", "error.type": "ERR_OMNIA_UNKNOWN_TOOL" });
   assert.deepEqual(gen.status, { code: SpanStatusCode.ERROR, message: 'tool "made_up" not found' });
-  assertConforms(gen, EXECUTE_TOOL);
+  // The one deviation from the name the conventions ask for (execute_tool made_up), asserted above.
+  assertConforms(gen, EXECUTE_TOOL, false);
 });
 
 test("a platform tool is an extension", async () => {

@@ -23,6 +23,7 @@ interface Group {
   readonly metric_name?: string;
   readonly unit?: string;
   readonly instrument?: string;
+  readonly note?: string;
   readonly attributes?: readonly (Ref & { readonly id?: string; readonly type?: unknown })[];
 }
 
@@ -72,11 +73,31 @@ export function enumValues(attribute: string): string[] | undefined {
 
 const KINDS = ["internal", "server", "client", "producer", "consumer"];
 
-/** Asserts that `span` is one of `groupId`'s spans as the model files describe it. */
-export function assertConforms(span: ReadableSpan, groupId: string): void {
+/**
+ * The span name the group's note asks for, from its attributes: the note's
+ * "**Span name** SHOULD be `…`" (or "SHOULD follow the format `…`") template,
+ * each `{attribute}` replaced by the span's value, and MCP's `{target}` by
+ * `gen_ai.tool.name` (dropped when there is none, as the note says).
+ */
+export function conventionalName(groupId: string, attributes: ReadableSpan["attributes"]): string {
+  const note = group(groupId).note ?? "";
+  const template = /\*\*Span name\*\* SHOULD (?:be|follow the format) `([^`]+)`/.exec(note)?.[1];
+  assert.ok(template !== undefined, `${groupId} names its spans`);
+  const tool = attributes["gen_ai.tool.name"];
+  return template
+    .replace(" {target}", tool === undefined ? "" : ` ${String(tool)}`)
+    .replace(/\{([a-z_.]+)\}/g, (_, key: string) => String(attributes[key]));
+}
+
+/**
+ * Asserts that `span` is one of `groupId`'s spans as the model files describe
+ * it; its name too, unless `name` is false (a deliberate deviation the caller asserts).
+ */
+export function assertConforms(span: ReadableSpan, groupId: string, name = true): void {
   const g = group(groupId);
   assert.equal(g.type, "span");
   assert.equal(KINDS[span.kind], g.span_kind, `${span.name}: kind`);
+  if (name) assert.equal(span.name, conventionalName(groupId, span.attributes));
   const allowed = attributesOf(groupId);
   for (const [key, value] of Object.entries(span.attributes)) {
     assert.ok(allowed.has(key), `${span.name}: ${key} is not an attribute of ${groupId}`);
