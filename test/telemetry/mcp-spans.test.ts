@@ -14,6 +14,8 @@ import { createMcpToolClient } from "../../src/mcp/index.js";
 import { createTelemetry } from "../../src/telemetry/index.js";
 import { createManualClock } from "../../src/testing/index.js";
 import { startMcpHttpServer, type McpHttpTestServer } from "../helpers/mcp-server.js";
+import { startModernMcpHttpServer } from "../helpers/mcp-modern-server.js";
+import { STANDARD_TOOLS } from "../helpers/mcp-tools.js";
 import { useOtelSdk } from "../helpers/otel-sdk.js";
 import { assertConforms } from "./semconv.js";
 
@@ -201,5 +203,21 @@ test("an HTTP failure (500) is no JSON-RPC error: error.type _OTHER, no rpc.resp
   assert.equal(call.attributes["error.type"], "_OTHER");
   assert.equal(call.attributes["rpc.response.status_code"], undefined);
   assert.equal(call.status.code, SpanStatusCode.ERROR);
+  assertConforms(call, MCP_CLIENT);
+});
+
+test("revision 2026-07-28 (the 2.x client): the request id is read as sent, and traceparent goes into _meta beside the SDK's envelope", async () => {
+  const modern = await startModernMcpHttpServer({ legacy: "modern-only", tools: STANDARD_TOOLS });
+  closers.push(() => modern.close());
+  const ex = executor(mcpRegistry({ transport: "streamable-http", endpoint: modern.url }), { conventions: ["gen_ai"], mcpMeta: true });
+  const { out, others } = await underHost(() => ex.execute({ id: "r1", name: "echo", arguments: '{"text":"hi"}' }));
+  assert.equal(out.status === "success" && out.resultJson, '"hi"');
+  const call = named(others, "tools/call echo");
+  const body = modern.requests.map((r) => r.body as { method?: string; id?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined).find((b) => b?.method === "tools/call")!;
+  assert.equal(call.attributes["jsonrpc.request.id"], String(body.id));
+  const meta = body.params?._meta ?? {};
+  assert.equal(meta["traceparent"], `00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
+  assert.equal(meta["baggage"], "tenant=acme");
+  assert.ok(Object.keys(meta).length > 2, `the SDK's envelope keys are kept: ${Object.keys(meta).join(", ")}`);
   assertConforms(call, MCP_CLIENT);
 });
