@@ -232,3 +232,17 @@ test("metrics: v1.41.1 defines no tool-execution metric, so gen_ai adds none; Om
   const genOnly = (await metricsOf(["gen_ai"])).scopeMetrics.flatMap((s) => s.metrics);
   assert.deepEqual(genOnly.map((m) => m.descriptor.name), []);
 });
+
+test("gen_ai off (the default): no MCP observer, no round span, nothing GenAI on a call's span object", () => {
+  const t = createTelemetry({ tracer, propagator, env: {} });
+  assert.equal(t.genAi, false);
+  assert.equal(t.captureContent, false);
+  assert.equal(t.mcp, undefined);
+  assert.equal(t.startRound(2), undefined);
+  const call = t.startCall({ toolName: "lookup" });
+  assert.equal(call.mcp, undefined);
+  call.end({ status: "success", durationMs: 0 });
+  assert.deepEqual(spans.getFinishedSpans().map((s) => [s.name, s.attributes]), [["omnia.tool.call", { "tool.name": "lookup" }]]);
+  // captureContent alone turns nothing on: it needs gen_ai.
+  assert.equal(createTelemetry({ tracer, captureContent: true, env: {} }).captureContent, false);
+});
