@@ -106,6 +106,7 @@ export type {
   ToolExecutorEvents,
   ToolExecutorOptions,
   ToolOutcome,
+  ToolRoundSpan,
   WorkloadTokenAcquirer,
 } from "./executor/index.js";
 export type { AgentInfo, IdentityPayload } from "./headers/index.js";
@@ -159,6 +160,7 @@ export type {
   OtelTextMapSetter,
   OtelTracer,
   TelemetryAttributes,
+  TelemetryConvention,
   TelemetryOptions,
   TracePropagationMode,
 } from "./telemetry/index.js";

@@ -23,7 +23,8 @@ const INTERNAL: Record<string, readonly string[]> = {
   reconcile: ["core"],
   http: ["core", "headers", "retry"],
   grpc: ["core", "headers", "retry", "gen/omnia/tools", "gen/grpc/health"],
-  mcp: ["core", "headers", "retry"],
+  // telemetry: types only (the request observer the executor's telemetry implements, so spans and `_meta` stay out of mcp).
+  mcp: ["core", "headers", "retry", "telemetry"],
   openapi: ["core", "headers", "retry", "http", "yaml-limits"],
   "client-tools": ["core", "records"],
   backends: ["core", "manifest", "headers", "retry", "breaker", "http", "grpc", "mcp", "openapi"],

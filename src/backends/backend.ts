@@ -4,7 +4,7 @@ import type { AgentInfo, Identity } from "../headers/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
 import type { AttemptOutcome, RetryPolicyOptions } from "../retry/index.js";
 import type { HttpDispatcher } from "../http/index.js";
-import type { McpToolClient } from "../mcp/index.js";
+import type { McpCallOptions, McpToolClient } from "../mcp/index.js";
 import type { OpenApiOperation } from "../openapi/index.js";
 import type { PlatformTool } from "./platform-tool.js";
 
@@ -54,8 +54,10 @@ export interface BackendCall {
   readonly injected: Readonly<Record<string, string>> | undefined;
   /** The `x-omnia-delegation` token, when the handler delegates. */
   readonly delegationToken: string | undefined;
-  /** Writes the call's trace context into an HTTP or OpenAPI attempt's headers, last; absent when tracing is off. */
+  /** Writes the call's trace context into an HTTP or OpenAPI attempt's headers (a gRPC call's metadata with `grpcMetadata`), last; absent when tracing is off. */
   readonly injectTrace: ((headers: Record<string, string>) => void) | undefined;
+  /** Follows an MCP call's `tools/call` (its span, its `_meta` trace context); absent unless telemetry asks for it. */
+  readonly mcpObserver?: McpCallOptions["observer"];
   /** The breaker every attempt passes (the tool's, or the conversation's per-claim one); none for platform tools. */
   readonly breaker: CircuitBreaker | undefined;
 }

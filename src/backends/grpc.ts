@@ -176,6 +176,8 @@ export function createGrpcBackend(env: BackendEnv, importGrpc: () => Promise<Grp
         },
         { logger: env.logger },
       );
+      // Opt-in (telemetry.grpcMetadata): W3C trace context, written last over any entry of the same name.
+      if (call.injectTrace !== undefined) call.injectTrace(metadata);
       const setup = grpcRetrySetup(handler);
       const deps = { breaker: call.breaker!, clock: env.clock, retryable: setup.retryable, logger: env.logger, closing: env.closing };
       const preparedWith = (m: GrpcModule): PreparedGrpcCall => ({ handler, client: clientOf(m, handler), grpc: m, argumentsJson, metadata });

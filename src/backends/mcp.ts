@@ -1,7 +1,7 @@
 import type { Clock, JsonValue } from "../core/index.js";
 import type { McpHandlerConfig, McpRetryPolicy } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
-import { classifyMcpError, isMcpBreakerFailure, type McpToolClient } from "../mcp/index.js";
+import { classifyMcpError, isMcpBreakerFailure, type McpCallOptions, type McpToolClient } from "../mcp/index.js";
 import { runAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { normalizedPolicy, SINGLE_ATTEMPT } from "./retry-setup.js";
@@ -22,12 +22,13 @@ export async function mcpAttempt(
     readonly clock: Clock;
     readonly timeoutMs: number;
     readonly injected: Readonly<Record<string, string>> | undefined;
+    readonly observer?: McpCallOptions["observer"];
   },
   signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome<BackendSuccess>> {
   const ticket = deps.breaker.admit();
   const settled = await runAttempt(
-    (attemptSignal) => client.callTool(toolName, args, deps.injected === undefined ? { signal: attemptSignal } : { signal: attemptSignal, headers: deps.injected }),
+    (attemptSignal) => client.callTool(toolName, args, callOptions(attemptSignal, deps)),
     { clock: deps.clock, timeoutMs: deps.timeoutMs, signal },
   );
   switch (settled.kind) {
@@ -50,6 +51,12 @@ export async function mcpAttempt(
       return { kind: "failure", error: meaning.error, retryable: false };
     }
   }
+}
+
+/** The options of one attempt's `tools/call`: its signal, and the broker's headers and the call's observer when there are some. */
+function callOptions(signal: AbortSignal, deps: { readonly injected: Readonly<Record<string, string>> | undefined; readonly observer?: McpCallOptions["observer"] }): McpCallOptions {
+  if (deps.observer === undefined) return deps.injected === undefined ? { signal } : { signal, headers: deps.injected };
+  return deps.injected === undefined ? { signal, observer: deps.observer } : { signal, headers: deps.injected, observer: deps.observer };
 }
 
 const policies = new WeakMap<McpRetryPolicy, RetryPolicyOptions>();
@@ -80,7 +87,8 @@ export function createMcpBackend(env: BackendEnv): Backend {
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as McpHandlerConfig;
       const client = env.mcpClient(handler);
-      const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, injected: call.injected };
+      const observer = call.mcpObserver;
+      const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, injected: call.injected, ...(observer === undefined ? {} : { observer }) };
       const { toolName, rawArgs } = call;
       return { policy: mcpRetryPolicy(handler.mcpConfig.retryPolicy), attempt: (signal) => mcpAttempt(client, toolName, rawArgs, deps, signal) };
     },

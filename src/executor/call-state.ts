@@ -4,7 +4,7 @@ import type { CircuitBreaker } from "../breaker/index.js";
 import type { PolicyAudit } from "../policy/index.js";
 import type { OpenApiOperation } from "../openapi/index.js";
 import type { ExecutableHandler } from "../backends/index.js";
-import type { CallSpan } from "../telemetry/index.js";
+import type { CallSpan, McpRequestObserver } from "../telemetry/index.js";
 import type { CallContext, ToolCall } from "./outcome.js";
 import type { ToolCallHooks } from "./types.js";
 import type { CallDeadline } from "./deadline.js";
@@ -93,6 +93,11 @@ export class CallState {
     const writer = this.traceWriter;
     const span = this.span;
     return writer === undefined || span === undefined ? undefined : (headers) => writer(span, headers);
+  }
+
+  /** The span's MCP observer, when telemetry follows MCP requests. */
+  get mcpObserver(): McpRequestObserver | undefined {
+    return this.span?.mcp;
   }
 
   /** The resolved handler: only stages after resolution call it. */

@@ -46,6 +46,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     execute,
     refuse,
     completeClientCall,
+    startRound: (calls) => (closed ? undefined : rt.telemetry.startRound(calls)),
     on: (event, listener) => rt.report.on(event, listener),
     get tools() {
       return discovery.tools();

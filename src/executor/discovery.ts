@@ -13,6 +13,7 @@ import { createMcpToolClient, type McpToolClient } from "../mcp/index.js";
 import { loadOpenApiOperations, type OpenApiOperation } from "../openapi/index.js";
 import type { HttpDispatcher } from "../http/index.js";
 import type { ExecutableHandler } from "../backends/index.js";
+import type { McpRequestObserver } from "../telemetry/index.js";
 
 /** A tool and what serves it. @internal Does not follow semver. */
 export interface ResolvedTool {
@@ -55,6 +56,8 @@ export function createDiscovery(deps: {
   readonly pinOpenApiOriginToSpec?: boolean | undefined;
   /** `mcpToolFilterWildcards`. */
   readonly mcpToolFilterWildcards?: boolean | undefined;
+  /** The telemetry's observer of MCP requests outside a call (discovery's `tools/list`). */
+  readonly mcpObserver?: McpRequestObserver | undefined;
 }): Discovery {
   const { registry, platform } = deps;
   const platformTools = [...platform.values()].map((t) => t.descriptor);
@@ -74,6 +77,7 @@ export function createDiscovery(deps: {
         clock: deps.clock,
         logger: deps.logger,
         toolFilterWildcards: deps.mcpToolFilterWildcards === true,
+        ...(deps.mcpObserver === undefined ? {} : { observer: deps.mcpObserver }),
       });
       mcpClients.set(handler.name, client);
     }

@@ -1,5 +1,5 @@
 export { createToolExecutor } from "./create-executor.js";
-export type { ToolExecutor, ToolExecutorOptions, ToolExecutorEvents, DelegationSource, ToolCallHooks } from "./types.js";
+export type { ToolExecutor, ToolExecutorOptions, ToolExecutorEvents, DelegationSource, ToolCallHooks, ToolRoundSpan } from "./types.js";
 export type { HandlerHealth } from "./types.js";
 export { SandboxUnreachableError, SANDBOX_DIAL_TIMEOUT_MS } from "./sandbox.js";
 export { UnknownToolError, InvalidArgumentsError, AuthError, ClientToolError, BackendError, DuplicateCallIdError } from "../core/index.js";

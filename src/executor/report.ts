@@ -1,7 +1,7 @@
 import { channel } from "node:diagnostics_channel";
 import { BackendError, isOmniaToolsError, noopLogger, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "../records/index.js";
-import { logCallEvent, logClientToolRequested, type Telemetry, type TracePropagationMode } from "../telemetry/index.js";
+import { logCallEvent, logClientToolRequested, type CallContent, type CallSpan, type Telemetry, type TracePropagationMode } from "../telemetry/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
 import type { CallState } from "./call-state.js";
 import type { ToolOutcome } from "./outcome.js";
@@ -26,7 +26,7 @@ export interface Report {
    * The tool is resolved (or known to be unknown): opens the call's span and
    * writes the recorder's start row (`recorder.start`).
    */
-  resolved(state: CallState, served?: boolean): void;
+  resolved(state: CallState, served?: boolean, description?: string): void;
   /**
    * Ends the call: builds the outcome, records it once, emits `tool_result`,
    * closes the span and logs the event line. `recordMessage` replaces the
@@ -58,7 +58,8 @@ export function createReport(deps: {
   const { recorder, logger, clock, telemetry, propagation, registryName, registryNamespace } = deps;
   // In `auto` mode an undici instrumentation that subscribes here injects its own trace context instead of us.
   const undiciRequestCreate = telemetry.enabled && propagation === "auto" ? channel(UNDICI_REQUEST_CREATE) : undefined;
-  const writeTrace = traceWriter(undiciRequestCreate);
+  const writeTrace = traceWriter(undiciRequestCreate, (span, carrier) => span.inject(carrier));
+  const writeGrpcTrace = traceWriter(undefined, (span, carrier) => span.injectMetadata(carrier));
   const startsRecords = recorder !== undefined && typeof recorder.start === "function";
   const registryFields = {
     ...(registryName === undefined || registryName === "" ? {} : { registryName }),
@@ -120,12 +121,15 @@ export function createReport(deps: {
     return state.sequenceNum;
   }
 
-  function resolved(state: CallState, served = true): void {
+  function resolved(state: CallState, served = true, description?: string): void {
     const handler = state.handler;
     if (telemetry.enabled) {
-      const span = telemetry.startCall({ toolName: state.toolName, served, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" });
+      const info = { toolName: state.toolName, served, registryName, registryNamespace, handlerName: handler?.name ?? "", handlerType: handler?.type ?? "" };
+      // The GenAI span's extras only when it is on: nothing more per call otherwise.
+      const span = telemetry.startCall(telemetry.genAi ? { ...info, callId: state.callId, description, round: state.hooks?.round } : info);
       state.span = span;
       if (handler !== undefined && (handler.type === "http" || handler.type === "openapi")) state.traceWriter = writeTrace;
+      else if (handler?.type === "grpc" && telemetry.grpcMetadata) state.traceWriter = writeGrpcTrace;
     }
     if (startsRecords) {
       const row = startFields(state);
@@ -167,7 +171,11 @@ export function createReport(deps: {
     const message = ending.status === "success" ? undefined : ending.message;
     // Refused before any handler ran: PromptKit's `tool.call.failed`, the only `status="error"` of the call counter.
     const rejectedBeforeExecution = ending.status === "error" && (state.handler === undefined || state.argsError !== undefined);
-    state.span?.end({ status: ending.status, message, error, durationMs, rejectedBeforeExecution });
+    const span = state.span;
+    if (span !== undefined) {
+      const content = telemetry.captureContent ? callContent(state, ending) : undefined;
+      span.end({ status: ending.status, message, error, durationMs, rejectedBeforeExecution, content });
+    }
     logCallEvent(logger, { sessionId: state.sessionId, toolName: state.toolName, callId: state.callId, status: ending.status, durationMs, error: message, rejectedBeforeExecution });
   }
 
@@ -220,10 +228,10 @@ const INSTRUMENTATION_TRACE_HEADERS: readonly string[] = ["traceparent", "traces
  * request: a configured header of those names is removed, or the backend would
  * receive two.
  */
-function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined): (span: { inject(headers: Record<string, string>): void }, headers: Record<string, string>) => void {
+function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined, inject: (span: CallSpan, carrier: Record<string, string>) => void): (span: CallSpan, headers: Record<string, string>) => void {
   return (span, headers) => {
     const trace: Record<string, string> = {};
-    span.inject(trace);
+    inject(span, trace);
     const names = Object.keys(trace);
     if (names.length === 0 && undiciRequestCreate?.hasSubscribers === true) names.push(...INSTRUMENTATION_TRACE_HEADERS);
     for (const name of names) {
@@ -232,6 +240,20 @@ function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } |
       if (value !== undefined) headers[name] = value;
     }
   };
+}
+
+/**
+ * What `captureContent` puts on the call's span: the arguments as recorded, a
+ * success's result, and every credential value the call resolved or its
+ * handler holds, to be shown as `***`.
+ */
+function callContent(state: CallState, ending: Ending): CallContent {
+  const secrets: string[] = [...Object.values(state.auth), ...Object.values(state.secretHeaders)];
+  if (state.delegationToken !== undefined) secrets.push(state.delegationToken);
+  const staticQuery = (state.handler as { httpConfig?: { staticQuery?: Readonly<Record<string, string>> } } | undefined)?.httpConfig?.staticQuery;
+  if (staticQuery !== undefined) secrets.push(...Object.values(staticQuery));
+  const args = state.recordedArgs;
+  return { arguments: state.argsError === undefined ? JSON.stringify(args) : String(args), result: ending.status === "success" ? ending.resultJson : undefined, secrets };
 }
 
 /** A success's record fields: the tools layer's result, or what the caller's hook says the model was shown. */

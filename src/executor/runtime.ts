@@ -66,6 +66,7 @@ export function createExecutorRuntime(options: ToolExecutorOptions): OwnedRuntim
   const workloadCache: WorkloadTokenCache = new Map();
   let ownAgent: ReturnType<typeof createDefaultDispatcher> | undefined;
   const dispatcher = (): HttpDispatcher => options.dispatcher ?? (ownAgent ??= createDefaultDispatcher());
+  const telemetry = options.telemetry === false ? createTelemetry(undefined, () => undefined) : createTelemetry({ logger, ...options.telemetry, attributes: { agent: options.agent?.name, namespace: options.agent?.namespace, ...options.telemetry?.attributes } });
   const discovery = createDiscovery({
     registry,
     platform: bindPlatformTools(registry, options.platformTools),
@@ -75,8 +76,8 @@ export function createExecutorRuntime(options: ToolExecutorOptions): OwnedRuntim
     authHeaders: (handler) => resolveAuthHeaders(handler, credentials, workloadCache),
     pinOpenApiOriginToSpec: options.pinOpenApiOriginToSpec,
     mcpToolFilterWildcards: options.mcpToolFilterWildcards,
+    mcpObserver: telemetry.mcp,
   });
-  const telemetry = options.telemetry === false ? createTelemetry(undefined, () => undefined) : createTelemetry({ logger, ...options.telemetry, attributes: { agent: options.agent?.name, namespace: options.agent?.namespace, ...options.telemetry?.attributes } });
   const breakers = options.breakers ?? createCircuitBreakers({ clock, logger });
   // The breaker-transition counter, for the set this executor owns (a shared set is the host's to count).
   if (telemetry.enabled && options.breakers === undefined) {

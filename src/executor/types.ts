@@ -142,6 +142,20 @@ export interface ToolCallHooks {
    * call's record carries it as `approval`; nothing else changes.
    */
   readonly approval?: "approved" | "edited" | "denied";
+  /**
+   * The round this call belongs to ({@link ToolExecutor.startRound}): the
+   * call's spans are children of the round's span.
+   */
+  readonly round?: ToolRoundSpan | undefined;
+}
+
+/**
+ * The span of one round of tool calls ({@link ToolExecutor.startRound}).
+ * @public
+ */
+export interface ToolRoundSpan {
+  /** Ends the round's span; later calls are ignored. */
+  end(): void;
 }
 
 /**
@@ -232,6 +246,15 @@ export interface ToolExecutor {
    * that throws is logged and does not affect the call.
    */
   on<E extends keyof ToolExecutorEvents>(event: E, listener: (payload: ToolExecutorEvents[E]) => void): { dispose(): void };
+  /**
+   * Opens the span of one round of `calls` tool calls (`createTurn` calls it
+   * for every round): with the `gen_ai` conventions on, spans recorded and no
+   * span active, an `omnia_tools.turn.round` span (INTERNAL) that the round's
+   * calls name as {@link ToolCallHooks.round} become children of. Otherwise
+   * (and after `close()`) `undefined`: the calls' spans keep the active parent.
+   * Optional, so that other implementations of this interface need not have it.
+   */
+  startRound?(calls: number): ToolRoundSpan | undefined;
   /**
    * Closes what the executor created (its HTTP agent, gRPC and MCP clients) and waits for their sockets.
    * Calls still in flight end at once (abandoned attempts, never breaker failures).

@@ -27,6 +27,8 @@ import { undelivered, type Exchange, type Session, type ValidHandler } from "./s
 import { legacyRpc, modernRpc } from "./rpc.js";
 import { loadModernMcpSdk, MCP_MODERN_REVISION, refusesOlderRevisions } from "./modern.js";
 import { createMcpTransport } from "./transport.js";
+import type { McpRequestObserver, McpRequestTrace } from "../telemetry/index.js";
+import type { ToolPage } from "./rpc.js";
 
 export { MCP_CLIENT_INFO } from "./rpc.js";
 /**
@@ -69,6 +71,12 @@ export interface McpToolClientOptions {
    * 1.5.11's MCP `ToolFilter` does. Default false: exact names, as Omnia's.
    */
   readonly toolFilterWildcards?: boolean | undefined;
+  /**
+   * Follows every `tools/call` and `tools/list` request (one `start` per
+   * request, each page of a listing its own): the executor's telemetry passes
+   * its MCP spans here. Default: none, and nothing is done per request.
+   */
+  readonly observer?: McpRequestObserver | undefined;
 }
 
 /**
@@ -91,6 +99,13 @@ export interface McpCallOptions {
   readonly signal?: AbortSignal | undefined;
   /** A deadline for this call in ms, on the client's clock; rejects with a `TimeoutError`. Default: none. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Follows this call's `tools/call` in place of the client's
+   * {@link McpToolClientOptions.observer} (the executor passes one whose spans
+   * are children of the call's span). A `meta` it gives goes into
+   * `params._meta`, beside any keys the SDK adds there.
+   */
+  readonly observer?: McpRequestObserver | undefined;
 }
 
 /**
@@ -271,6 +286,9 @@ class McpToolClientImpl implements McpToolClient {
   private warnedReadBuffer = false;
   /** The last session opened was on revision 2026-07-28 because the server refused `initialize`. */
   private olderRefused = false;
+  private readonly observer: McpRequestObserver | undefined;
+  /** Sessions whose transport reports the ids of observed requests. */
+  private readonly watched = new WeakSet<Session>();
 
   constructor(handler: ValidHandler, options: McpToolClientOptions, connectTimeoutMs: number) {
     this.handler = handler;
@@ -280,6 +298,7 @@ class McpToolClientImpl implements McpToolClient {
     this.logger = options.logger ?? noopLogger;
     this.connectTimeoutMs = connectTimeoutMs;
     this.toolFilterWildcards = options.toolFilterWildcards === true;
+    this.observer = options.observer;
     this.http = new McpHttp(handler.name, options.headers, options.dispatcher, (session, error) => this.onCap(session, error));
     if (handler.kind === "stdio" && options.headers !== undefined) {
       this.logger.debug("mcp: stdio has no header channel; the header provider is ignored", { handler: handler.name });
@@ -299,7 +318,13 @@ class McpToolClientImpl implements McpToolClient {
     const prefix = `handler ${JSON.stringify(this.handlerName)}: `;
     const scope = createScope(options.signal, options.timeoutMs, this.clock);
     try {
-      const tools = await this.exchange(scope, prefix, `${prefix}failed to list MCP tools: `, undefined, (session) => listServerTools(session, { handlerName: this.handlerName, logger: this.logger, serves: (name) => this.serves(name) }, scope.signal));
+      const tools = await this.exchange(scope, prefix, `${prefix}failed to list MCP tools: `, undefined, (session) =>
+        listServerTools(
+          this.observer === undefined ? (cursor, signal) => session.rpc.listTools(cursor, signal) : (cursor, signal) => this.observedPage(this.observer!, session, cursor, signal),
+          { handlerName: this.handlerName, logger: this.logger, serves: (name) => this.serves(name) },
+          scope.signal,
+        ),
+      );
       this.discovered = tools;
       return tools;
     } finally {
@@ -323,7 +348,16 @@ class McpToolClientImpl implements McpToolClient {
     if (!this.serves(name)) {
       throw new InvalidOptionError(`mcp handler ${JSON.stringify(this.handlerName)}: tool ${JSON.stringify(name)} is not served (blocked by toolFilter)`);
     }
-    const params = { name, arguments: mcpArguments(args) };
+    const observer = options.observer ?? this.observer;
+    const trace = observer?.start({ method: "tools/call", toolName: name, transport: this.transport, endpoint: this.handler.url?.href });
+    let params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> };
+    try {
+      params = { name, arguments: mcpArguments(args) };
+    } catch (error) {
+      trace?.end(undefined, error);
+      throw error;
+    }
+    if (trace?.meta !== undefined) params._meta = { ...trace.meta };
     let headers = options.headers;
     if (this.transport === "stdio" && headers !== undefined) {
       if (Object.keys(headers).length > 0) {
@@ -333,7 +367,18 @@ class McpToolClientImpl implements McpToolClient {
     }
     const scope = createScope(options.signal, options.timeoutMs, this.clock);
     try {
-      const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal));
+      if (trace === undefined) {
+        const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal));
+        return capResult(name, interpretMcpResult(name, raw));
+      }
+      let raw;
+      try {
+        raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => this.observed(trace, session, () => session.rpc.callTool(params, scope.signal)));
+      } catch (error) {
+        trace.end(undefined, error);
+        throw error;
+      }
+      trace.end(raw);
       return capResult(name, interpretMcpResult(name, raw));
     } finally {
       scope.dispose();
@@ -373,6 +418,45 @@ class McpToolClientImpl implements McpToolClient {
         throw this.transportError(failPrefix, session.capFailure ?? error, session.sdk, session);
       }
     }
+  }
+
+  /** One observed page of `tools/list`: its own trace, ended with the page or the failure. */
+  private observedPage(observer: McpRequestObserver, session: Session, cursor: string | undefined, signal: AbortSignal): Promise<ToolPage> {
+    const trace = observer.start({ method: "tools/list", transport: this.transport, endpoint: this.handler.url?.href });
+    return this.observed(trace, session, () => session.rpc.listTools(cursor, signal)).then(
+      (page) => {
+        trace.end(undefined);
+        return page;
+      },
+      (error: unknown) => {
+        trace.end(undefined, error);
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * Runs an observed request: the current exchange carries its trace, and the
+   * session's transport (wrapped once, on the first observed request) reports
+   * the JSON-RPC id it goes out with, and the session id.
+   */
+  private observed<T>(trace: McpRequestTrace, session: Session, run: () => Promise<T>): Promise<T> {
+    const exchange = this.http.exchanges.getStore();
+    if (exchange !== undefined) exchange.trace = trace;
+    if (!this.watched.has(session)) {
+      this.watched.add(session);
+      const transport = session.transport;
+      const send = transport.send.bind(transport);
+      const exchanges = this.http.exchanges;
+      transport.send = (message, options) => {
+        const m = message as { method?: unknown; id?: unknown };
+        if ((m.method === "tools/call" || m.method === "tools/list") && (typeof m.id === "string" || typeof m.id === "number")) {
+          exchanges.getStore()?.trace?.sent(m.id, (transport as { sessionId?: string }).sessionId);
+        }
+        return send(message, options);
+      };
+    }
+    return run();
   }
 
   close(): Promise<void> {

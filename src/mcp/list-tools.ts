@@ -1,5 +1,5 @@
 import type { JsonObject, Logger } from "../core/index.js";
-import type { Session } from "./session.js";
+import type { ToolPage } from "./rpc.js";
 import type { McpToolDescriptor } from "./types.js";
 
 /** A server that pages forever is cut off here. */
@@ -10,7 +10,7 @@ const MAX_LIST_PAGES = 1_000;
  * by page (at most 1 000 pages), the first of a twice-listed name kept.
  */
 export async function listServerTools(
-  session: Session,
+  list: (cursor: string | undefined, signal: AbortSignal) => Promise<ToolPage>,
   client: { readonly handlerName: string; readonly logger: Logger; serves(name: string): boolean },
   signal: AbortSignal,
 ): Promise<readonly McpToolDescriptor[]> {
@@ -18,7 +18,7 @@ export async function listServerTools(
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const result = await session.rpc.listTools(cursor, signal);
+    const result = await list(cursor, signal);
     for (const tool of result.tools) {
       if (!client.serves(tool.name)) {
         client.logger.debug("mcp: tool filtered out", { handler: client.handlerName, tool: tool.name });

@@ -5,6 +5,7 @@ import { raceAbort } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 import type { SessionRpc } from "./rpc.js";
 import type { McpHandlerInput, McpTransportKind } from "./types.js";
+import type { McpRequestTrace } from "../telemetry/index.js";
 
 /** A handler as the client checked it. */
 export interface ValidHandler {
@@ -48,6 +49,8 @@ export interface Exchange {
   readonly session: Session;
   readonly headers: Readonly<Record<string, string>> | undefined;
   readonly deliveries: Promise<Delivery>[];
+  /** The request's trace, when it is observed: its `sent` hears the JSON-RPC id of each request sent for it. */
+  trace?: McpRequestTrace | undefined;
 }
 
 /**

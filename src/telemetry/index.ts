@@ -6,7 +6,11 @@ export {
   TOOL_CALL_DURATION_BUCKETS_S,
   BREAKER_TRANSITIONS_METRIC,
   INSTRUMENTATION_SCOPE,
+  TURN_ROUND_SPAN_NAME,
+  TURN_ROUND_CALLS_ATTRIBUTE,
 } from "./telemetry.js";
+export { GEN_AI_SEMCONV_VERSION, GEN_AI_LIMITS } from "./gen-ai.js";
+export type { McpRequestInfo, McpRequestTrace, McpRequestObserver } from "./mcp-spans.js";
 export type {
   Telemetry,
   TelemetryOptions,
@@ -16,6 +20,8 @@ export type {
   CallStartInfo,
   CallRetryInfo,
   CallEndInfo,
+  CallContent,
+  TelemetryConvention,
 } from "./telemetry.js";
 export {
   logExecuteEnter,

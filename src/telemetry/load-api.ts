@@ -10,6 +10,8 @@ export interface OpenTelemetryApi {
   readonly trace: {
     getTracer(name: string, version?: string): OtelTracer;
     setSpan(context: OtelContext, span: OtelSpan): OtelContext;
+    /** The span a context holds, if any. */
+    getSpan?(context: OtelContext): unknown;
     getTracerProvider(): object;
   };
   readonly metrics: { getMeter(name: string, version?: string): OtelMeter };

@@ -23,6 +23,8 @@ export interface OtelContext {
  * @public
  */
 export interface OtelSpan {
+  /** Sets one attribute after the span started (the MCP request id, `error.type`). Optional: without it those attributes are not set. */
+  setAttribute?(key: string, value: string | number | boolean): unknown;
   addEvent(name: string, attributes?: OtelAttributes): unknown;
   setStatus(status: { code: number; message?: string }): unknown;
   recordException(exception: { name: string; message: string; stack?: string }): void;

@@ -2,6 +2,24 @@ import { channel, type Channel } from "node:diagnostics_channel";
 import { ErrorCode, InvalidOptionError, formatGoDuration, noopLogger, rejectUnknownOptions, type Logger } from "../core/index.js";
 import { loadOpenTelemetryApi, packageVersion, type OpenTelemetryApi } from "./load-api.js";
 import type { OtelAttributes, OtelContext, OtelCounter, OtelHistogram, OtelMeter, OtelPropagator, OtelSpan, OtelTracer } from "./otel-types.js";
+import {
+  ATTR_ERROR_TYPE,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_DESCRIPTION,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_TOOL_TYPE,
+  GEN_AI_EXECUTE_TOOL,
+  GEN_AI_LIMITS,
+  boundedText,
+  envOptsIntoGenAi,
+  errorType,
+  genAiToolType,
+  redactSecrets,
+} from "./gen-ai.js";
+import { injectW3c, mcpObserver, type McpRequestObserver, type McpSpanDeps } from "./mcp-spans.js";
 
 /**
  * The span Omnia's executor opens around a tool call (`internal/tracing/tracing.go`).
@@ -34,6 +52,21 @@ export const BREAKER_TRANSITIONS_METRIC = "omnia_tools_breaker_transitions_total
  */
 export const INSTRUMENTATION_SCOPE = "omnia-tools";
 
+/**
+ * The span a round of `createTurn` opens when the `gen_ai` conventions are on
+ * and the host has no span active: the parent of the round's tool spans. The
+ * conventions (v1.41.1) name no span for one batch of tool calls, hence the
+ * package prefix.
+ * @internal Does not follow semver.
+ */
+export const TURN_ROUND_SPAN_NAME = "omnia_tools.turn.round";
+/**
+ * The round span's attribute: how many tool calls the round was given.
+ * @internal Does not follow semver.
+ */
+export const TURN_ROUND_CALLS_ATTRIBUTE = "omnia_tools.turn.tool_calls";
+
+const SPAN_KIND_INTERNAL = 0; // SpanKind.INTERNAL
 const SPAN_KIND_CLIENT = 2; // SpanKind.CLIENT
 const STATUS_OK = 1; // SpanStatusCode.OK
 const STATUS_ERROR = 2; // SpanStatusCode.ERROR
@@ -51,6 +84,18 @@ const UNDICI_REQUEST_CREATE = "undici:request:create";
  * @public
  */
 export type TracePropagationMode = "auto" | "always" | "never";
+
+/**
+ * A set of names tool calls are reported under:
+ * - `omnia`: Omnia's runtime's `omnia.tool.call` span and its two tool metrics
+ *   (`omnia_tool_calls_total`, `omnia_tool_call_duration_seconds`);
+ * - `gen_ai`: OpenTelemetry's GenAI semantic conventions (v1.41.1): an
+ *   `execute_tool {gen_ai.tool.name}` span per call, and a CLIENT span per MCP
+ *   request (`tools/call {tool}`, `tools/list`) with the MCP conventions'
+ *   attributes. At v1.41.1 the conventions define no tool-execution metric.
+ * @public
+ */
+export type TelemetryConvention = "omnia" | "gen_ai";
 
 /**
  * The constant labels Omnia's runtime puts on its tool metrics, given here as
@@ -87,6 +132,47 @@ export interface TelemetryOptions {
   readonly attributes?: TelemetryAttributes;
   /** Where a missing `@opentelemetry/api` is reported when a tracer or meter was given. Default: discard. */
   readonly logger?: Logger;
+  /**
+   * The names tool calls are reported under (see {@link TelemetryConvention}),
+   * a non-empty list without repeats. Default `["omnia"]`, and
+   * `["omnia", "gen_ai"]` when `OTEL_SEMCONV_STABILITY_OPT_IN` (in `env`)
+   * lists `gen_ai_latest_experimental`. When set, the variable is not read.
+   * Without `omnia`, neither Omnia's span nor its two tool metrics are emitted
+   * (the breaker-transition counter still is).
+   */
+  readonly conventions?: readonly TelemetryConvention[];
+  /**
+   * With `gen_ai`: the `execute_tool` span also carries
+   * `gen_ai.tool.call.arguments` and, for a success, `gen_ai.tool.call.result`
+   * (opt-in attributes: they may hold personal data). Each is JSON text with
+   * the handler's credential values (auth header, `headersFromSecret`,
+   * `staticQuery`, delegation token) shown as `***`, cut at 16,384 UTF-16 code
+   * units (ending `...`). Default false.
+   */
+  readonly captureContent?: boolean;
+  /**
+   * MCP `tools/call` requests carry the call's W3C trace context
+   * (`traceparent`, `tracestate`, `baggage`, as the propagator writes them; no
+   * other field it writes) in
+   * `params._meta`, so an instrumented MCP server continues the trace. Omnia's
+   * runtime sends none. Default false.
+   */
+  readonly mcpMeta?: boolean;
+  /**
+   * gRPC tool calls carry the call's W3C trace context (`traceparent`,
+   * `tracestate`, `baggage`, as the propagator writes them; no other field it
+   * writes) in their metadata,
+   * whatever `propagation` says (that mode is about HTTP and OpenAPI, where an
+   * undici instrumentation may inject its own). Omnia's runtime sends none.
+   * Default false.
+   */
+  readonly grpcMetadata?: boolean;
+  /**
+   * The environment `OTEL_SEMCONV_STABILITY_OPT_IN` is read from, once, when
+   * the telemetry is created (and only when `conventions` is not set).
+   * Default: `process.env`.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -121,8 +207,14 @@ export interface CallStartInfo {
   readonly registryNamespace?: string | undefined;
   /** The handler that serves the tool; empty when unknown. */
   readonly handlerName?: string | undefined;
-  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`); empty when unknown. */
+  /** The handler type (`http`, `grpc`, `mcp`, `openapi`, `client`, `platform`); empty when unknown. */
   readonly handlerType?: string | undefined;
+  /** The model's call id (`gen_ai.tool.call.id`). */
+  readonly callId?: string | undefined;
+  /** The tool's description, when the tool is known (`gen_ai.tool.description`). */
+  readonly description?: string | undefined;
+  /** The round of a turn the call belongs to ({@link Telemetry.startRound}): its span is the parent. */
+  readonly round?: unknown;
 }
 
 /**
@@ -157,6 +249,24 @@ export interface CallEndInfo {
    * the only case counted with `status="error"` in `omnia_tool_calls_total`.
    */
   readonly rejectedBeforeExecution?: boolean | undefined;
+  /**
+   * The call's arguments and result as JSON text, with the credential values
+   * to hide: given only when {@link Telemetry.captureContent} is true.
+   */
+  readonly content?: CallContent | undefined;
+}
+
+/**
+ * What `captureContent` records of a call.
+ * @internal Does not follow semver.
+ */
+export interface CallContent {
+  /** The arguments, as JSON text (or the model's text when it is not JSON). */
+  readonly arguments: string;
+  /** A success's result JSON. */
+  readonly result?: string | undefined;
+  /** Credential values shown as `***` in both. */
+  readonly secrets: readonly string[];
 }
 
 /**
@@ -171,6 +281,13 @@ export interface CallSpan {
    * the same name. Call it last, after every other header, once per attempt.
    */
   inject(headers: Record<string, string>): void;
+  /**
+   * Follows this call's MCP requests (their spans are children of the call's
+   * innermost span); `undefined` unless the `gen_ai` conventions or `mcpMeta` are on.
+   */
+  readonly mcp: McpRequestObserver | undefined;
+  /** Writes W3C trace context into a gRPC attempt's metadata (lower-case keys); only called with `grpcMetadata`. */
+  injectMetadata(metadata: Record<string, string>): void;
   /** Runs `fn` with this call's span as the active span (so backend instrumentation nests under it). */
   run<T>(fn: () => T): T;
   /** The `retry.attempt` event, before the backoff sleep. */
@@ -189,6 +306,23 @@ export interface CallSpan {
 export interface Telemetry {
   /** False for the shared no-op: the executor may then skip building what it would pass here. */
   readonly enabled: boolean;
+  /** The `gen_ai` conventions are on (a call's description is then worth passing). */
+  readonly genAi: boolean;
+  /** `captureContent` with `gen_ai`: {@link CallEndInfo.content} is read. */
+  readonly captureContent: boolean;
+  /** `grpcMetadata`: gRPC calls carry trace context in their metadata. */
+  readonly grpcMetadata: boolean;
+  /**
+   * Follows MCP requests made outside a call (discovery's `tools/list`), as
+   * children of the active context; `undefined` unless `gen_ai` or `mcpMeta` is on.
+   */
+  readonly mcp: McpRequestObserver | undefined;
+  /**
+   * Opens a round's span ({@link TURN_ROUND_SPAN_NAME}) when `gen_ai` is on,
+   * spans are recorded and no span is active; otherwise `undefined`. Pass the
+   * result as {@link CallStartInfo.round} of the round's calls, and end it once.
+   */
+  startRound(calls: number): { end(): void } | undefined;
   /** Opens `omnia.tool.call` (kind CLIENT) as a child of the host's active context. */
   startCall(info: CallStartInfo): CallSpan;
   /** Counts a breaker transition in the `omnia_tools_breaker_transitions_total` extension counter. */
@@ -200,6 +334,8 @@ const noop = (): void => {};
 /** The one no-op call span: frozen, shared by every call when telemetry is off. */
 const NOOP_CALL_SPAN: CallSpan = Object.freeze({
   inject: noop,
+  injectMetadata: noop,
+  mcp: undefined,
   run: <T>(fn: () => T): T => fn(),
   retry: noop,
   end: noop,
@@ -208,11 +344,17 @@ const NOOP_CALL_SPAN: CallSpan = Object.freeze({
 /** The one no-op telemetry object. */
 const NOOP_TELEMETRY: Telemetry = Object.freeze({
   enabled: false,
+  genAi: false,
+  captureContent: false,
+  grpcMetadata: false,
+  mcp: undefined,
   startCall: () => NOOP_CALL_SPAN,
+  startRound: () => undefined,
   onBreakerTransition: noop,
 });
 
-const KNOWN = new Set(["tracer", "meter", "propagator", "propagation", "attributes", "logger"]);
+const KNOWN = new Set(["tracer", "meter", "propagator", "propagation", "attributes", "logger", "conventions", "captureContent", "mcpMeta", "grpcMetadata", "env"]);
+const CONVENTIONS = new Set<string>(["omnia", "gen_ai"]);
 const PROPAGATION_MODES = new Set<string>(["auto", "always", "never"]);
 
 /**
@@ -228,6 +370,7 @@ export function createTelemetry(options: TelemetryOptions | undefined, loadApi: 
   rejectUnknownOptions("createTelemetry", o, KNOWN);
   const mode = o.propagation ?? "auto";
   if (!PROPAGATION_MODES.has(mode)) throw new InvalidOptionError(`createTelemetry: propagation must be "auto", "always" or "never"; got ${JSON.stringify(mode)}`);
+  const conventions = conventionsOf(o);
   const api = loadApi();
   if (api === undefined) {
     if (o.tracer !== undefined || o.meter !== undefined || o.propagator !== undefined) {
@@ -235,19 +378,41 @@ export function createTelemetry(options: TelemetryOptions | undefined, loadApi: 
     }
     return NOOP_TELEMETRY;
   }
-  return new ApiTelemetry(api, o, mode);
+  return new ApiTelemetry(api, o, mode, conventions);
+}
+
+/** The conventions: the host's (checked), else `omnia` plus `gen_ai` when the environment opts in. */
+function conventionsOf(o: TelemetryOptions): ReadonlySet<TelemetryConvention> {
+  for (const flag of ["captureContent", "mcpMeta", "grpcMetadata"] as const) {
+    if (o[flag] !== undefined && typeof o[flag] !== "boolean") throw new InvalidOptionError(`createTelemetry: ${flag} must be a boolean; got ${typeof o[flag]}`);
+  }
+  const given = o.conventions;
+  if (given === undefined) {
+    const env = o.env ?? process.env;
+    return new Set<TelemetryConvention>(envOptsIntoGenAi(env) ? ["omnia", "gen_ai"] : ["omnia"]);
+  }
+  if (!Array.isArray(given) || given.length === 0 || given.some((c) => !CONVENTIONS.has(c)) || new Set(given).size !== given.length) {
+    throw new InvalidOptionError(`createTelemetry: conventions must be a non-empty list of "omnia" and "gen_ai" without repeats; got ${JSON.stringify(given)}`);
+  }
+  return new Set(given);
 }
 
 class ApiTelemetry implements Telemetry {
   readonly enabled = true;
+  readonly omnia: boolean;
+  readonly genAi: boolean;
+  readonly captureContent: boolean;
+  readonly grpcMetadata: boolean;
+  readonly mcp: McpRequestObserver | undefined;
+  readonly mcpDeps: McpSpanDeps | undefined;
   readonly api: OpenTelemetryApi;
   readonly tracer: OtelTracer;
   readonly propagator: OtelPropagator;
   readonly mode: TracePropagationMode;
   readonly undiciChannel: Channel;
   readonly base: OtelAttributes;
-  readonly calls: OtelCounter;
-  readonly duration: OtelHistogram;
+  readonly calls: OtelCounter | undefined;
+  readonly duration: OtelHistogram | undefined;
   readonly meter: OtelMeter;
   /** False when the meter is the API's no-op one (no meter given, none registered when the executor was created). */
   readonly metricsOn: boolean;
@@ -257,8 +422,12 @@ class ApiTelemetry implements Telemetry {
   readonly noopProvider: unknown;
   #breakerTransitions: OtelCounter | undefined;
 
-  constructor(api: OpenTelemetryApi, o: TelemetryOptions, mode: TracePropagationMode) {
+  constructor(api: OpenTelemetryApi, o: TelemetryOptions, mode: TracePropagationMode, conventions: ReadonlySet<TelemetryConvention>) {
     this.api = api;
+    this.omnia = conventions.has("omnia");
+    this.genAi = conventions.has("gen_ai");
+    this.captureContent = this.genAi && o.captureContent === true;
+    this.grpcMetadata = o.grpcMetadata === true;
     const version = o.tracer === undefined || o.meter === undefined ? packageVersion() : undefined;
     this.tracer = o.tracer ?? api.trace.getTracer(INSTRUMENTATION_SCOPE, version);
     this.meter = o.meter ?? api.metrics.getMeter(INSTRUMENTATION_SCOPE, version);
@@ -272,15 +441,22 @@ class ApiTelemetry implements Telemetry {
     if (a?.promptpackName !== undefined) base.promptpack_name = a.promptpackName;
     this.base = base;
     const noopMeter = api.createNoopMeter?.();
-    this.metricsOn = o.meter !== undefined || noopMeter === undefined || Object.getPrototypeOf(this.meter) !== Object.getPrototypeOf(noopMeter);
+    this.metricsOn = this.omnia && (o.meter !== undefined || noopMeter === undefined || Object.getPrototypeOf(this.meter) !== Object.getPrototypeOf(noopMeter));
     this.ownTracer = o.tracer !== undefined;
     this.noopProvider = api.ProxyTracerProvider === undefined ? undefined : new api.ProxyTracerProvider().getDelegate();
-    this.calls = this.meter.createCounter(TOOL_CALLS_METRIC, { description: "Total number of tool calls" });
-    this.duration = this.meter.createHistogram(TOOL_CALL_DURATION_METRIC, {
-      description: "Duration of tool calls in seconds",
-      unit: "s",
-      advice: { explicitBucketBoundaries: [...TOOL_CALL_DURATION_BUCKETS_S] },
-    });
+    this.calls = this.omnia ? this.meter.createCounter(TOOL_CALLS_METRIC, { description: "Total number of tool calls" }) : undefined;
+    this.duration = this.omnia
+      ? this.meter.createHistogram(TOOL_CALL_DURATION_METRIC, {
+          description: "Duration of tool calls in seconds",
+          unit: "s",
+          advice: { explicitBucketBoundaries: [...TOOL_CALL_DURATION_BUCKETS_S] },
+        })
+      : undefined;
+    const mcpMeta = o.mcpMeta === true;
+    this.mcpDeps = this.genAi || mcpMeta ? { api, tracer: this.tracer, propagator: this.propagator, spans: this.genAi, meta: mcpMeta } : undefined;
+    const deps = this.mcpDeps;
+    // Discovery's requests: no span is recorded unless an SDK is (checked per request, as for calls).
+    this.mcp = deps === undefined ? undefined : { start: (request) => (this.tracing() ? mcpObserver(deps, undefined) : NOOP_MCP_OBSERVER).start(request) };
   }
 
   /**
@@ -297,17 +473,37 @@ class ApiTelemetry implements Telemetry {
   startCall(info: CallStartInfo): CallSpan {
     const metricTool = info.served === false ? UNSERVED_TOOL_LABEL : info.toolName;
     if (!this.tracing()) return this.metricsOn ? new MetricsOnlySpan(this, metricTool) : NOOP_CALL_SPAN;
-    const attributes: Record<string, string> = { "tool.name": info.toolName };
-    if (info.registryName !== undefined && info.registryName !== "") {
-      attributes["tool.registry.name"] = info.registryName;
-      attributes["tool.registry.namespace"] = info.registryNamespace ?? "";
-      attributes["tool.handler.name"] = info.handlerName ?? "";
-      attributes["tool.handler.type"] = info.handlerType ?? "";
+    const api = this.api;
+    let ctx = info.round instanceof RoundSpan ? info.round.ctx : api.context.active();
+    let omnia: OtelSpan | undefined;
+    if (this.omnia) {
+      const attributes: Record<string, string> = { "tool.name": info.toolName };
+      if (info.registryName !== undefined && info.registryName !== "") {
+        attributes["tool.registry.name"] = info.registryName;
+        attributes["tool.registry.namespace"] = info.registryNamespace ?? "";
+        attributes["tool.handler.name"] = info.handlerName ?? "";
+        attributes["tool.handler.type"] = info.handlerType ?? "";
+      }
+      omnia = this.tracer.startSpan(TOOL_CALL_SPAN_NAME, { kind: SPAN_KIND_CLIENT, attributes }, ctx);
+      ctx = api.trace.setSpan(ctx, omnia);
     }
+    // Inside Omnia's span when both are on: Omnia's keeps the parent Omnia's runtime gives it, and the
+    // backend's work (MCP spans, trace context sent on) continues from the innermost span.
+    let genAi: OtelSpan | undefined;
+    if (this.genAi) {
+      genAi = startExecuteToolSpan(this.tracer, info, ctx);
+      ctx = api.trace.setSpan(ctx, genAi);
+    }
+    return new ApiCallSpan(this, omnia, genAi, ctx, metricTool);
+  }
+
+  startRound(calls: number): { end(): void } | undefined {
+    if (!this.genAi || !this.tracing()) return undefined;
     const api = this.api;
     const parent = api.context.active();
-    const span = this.tracer.startSpan(TOOL_CALL_SPAN_NAME, { kind: SPAN_KIND_CLIENT, attributes }, parent);
-    return new ApiCallSpan(this, span, api.trace.setSpan(parent, span), metricTool);
+    if (api.trace.getSpan?.(parent) !== undefined) return undefined;
+    const span = this.tracer.startSpan(TURN_ROUND_SPAN_NAME, { kind: SPAN_KIND_INTERNAL, attributes: { [TURN_ROUND_CALLS_ATTRIBUTE]: calls } }, parent);
+    return new RoundSpan(span, api.trace.setSpan(parent, span));
   }
 
   onBreakerTransition(breaker: string, transition: "break" | "half-open" | "reset"): void {
@@ -318,8 +514,62 @@ class ApiTelemetry implements Telemetry {
   }
 }
 
+/** A round's span, and the context its calls' spans start in. */
+class RoundSpan {
+  readonly #span: OtelSpan;
+  readonly ctx: OtelContext;
+  #ended = false;
+  constructor(span: OtelSpan, ctx: OtelContext) {
+    this.#span = span;
+    this.ctx = ctx;
+  }
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#span.end();
+  }
+}
+
+const NOOP_MCP_OBSERVER: McpRequestObserver = Object.freeze({ start: () => Object.freeze({ meta: undefined, sent: noop, end: noop }) });
+
+/**
+ * The `execute_tool` span (semantic-conventions v1.41.1, model/gen-ai/spans.yaml
+ * `span.gen_ai.execute_tool.internal`): INTERNAL, with every attribute known
+ * at the start set then (`gen_ai.operation.name` is sampling-relevant). A name
+ * the registry does not serve (a model may invent any number) is `_OTHER` in
+ * the span name, so span names stay bounded by the registry; the attribute
+ * keeps it, bounded.
+ */
+function startExecuteToolSpan(tracer: OtelTracer, info: CallStartInfo, parent: OtelContext): OtelSpan {
+  const name = boundedText(info.toolName, GEN_AI_LIMITS.toolNameChars);
+  const attributes: Record<string, string> = {
+    [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_EXECUTE_TOOL,
+    [ATTR_GEN_AI_TOOL_NAME]: name,
+    [ATTR_GEN_AI_TOOL_TYPE]: genAiToolType(info.handlerType),
+  };
+  if (info.callId !== undefined && info.callId !== "") attributes[ATTR_GEN_AI_TOOL_CALL_ID] = boundedText(info.callId, GEN_AI_LIMITS.toolNameChars);
+  if (info.description !== undefined && info.description !== "") attributes[ATTR_GEN_AI_TOOL_DESCRIPTION] = boundedText(info.description, GEN_AI_LIMITS.descriptionChars);
+  return tracer.startSpan(`${GEN_AI_EXECUTE_TOOL} ${info.served === false ? UNSERVED_TOOL_LABEL : name}`, { kind: SPAN_KIND_INTERNAL, attributes }, parent);
+}
+
+/** Ends the `execute_tool` span: opted-in contents, then `error.type` and an Error status on failure (Unset on success, as the conventions' error recording asks). */
+function endExecuteToolSpan(span: OtelSpan, outcome: CallEndInfo): void {
+  const content = outcome.content;
+  if (content !== undefined) {
+    span.setAttribute?.(ATTR_GEN_AI_TOOL_CALL_ARGUMENTS, boundedText(redactSecrets(content.arguments, content.secrets), GEN_AI_LIMITS.contentChars));
+    if (content.result !== undefined) span.setAttribute?.(ATTR_GEN_AI_TOOL_CALL_RESULT, boundedText(redactSecrets(content.result, content.secrets), GEN_AI_LIMITS.contentChars));
+  }
+  if (outcome.status === "error" || outcome.status === "denied") {
+    span.setAttribute?.(ATTR_ERROR_TYPE, errorType(outcome.error));
+    span.setStatus({ code: STATUS_ERROR, message: outcome.message ?? outcome.error?.message ?? "" });
+  }
+  span.end();
+}
+
 /** A call's metrics when no tracer records spans: nothing to inject, no context to run in. */
 class MetricsOnlySpan implements CallSpan {
+  readonly mcp = undefined;
+  injectMetadata(): void {}
   readonly #t: ApiTelemetry;
   readonly #tool: string;
   #ended = false;
@@ -340,22 +590,33 @@ class MetricsOnlySpan implements CallSpan {
 }
 
 function recordMetrics(t: ApiTelemetry, tool: string, outcome: CallEndInfo): void {
-  t.calls.add(1, { ...t.base, tool, status: outcome.rejectedBeforeExecution === true ? "error" : "success" });
-  t.duration.record(outcome.status === "client" ? 0 : outcome.durationMs / 1000, { ...t.base, tool });
+  t.calls!.add(1, { ...t.base, tool, status: outcome.rejectedBeforeExecution === true ? "error" : "success" });
+  t.duration!.record(outcome.status === "client" ? 0 : outcome.durationMs / 1000, { ...t.base, tool });
 }
 
 class ApiCallSpan implements CallSpan {
   readonly #t: ApiTelemetry;
-  readonly #span: OtelSpan;
+  /** Omnia's `omnia.tool.call`, when `omnia` is on. */
+  readonly #span: OtelSpan | undefined;
+  /** The `execute_tool` span, when `gen_ai` is on. */
+  readonly #genAi: OtelSpan | undefined;
+  /** The innermost span's context. */
   readonly #ctx: OtelContext;
   readonly #tool: string;
+  #mcp: McpRequestObserver | undefined;
   #ended = false;
 
-  constructor(t: ApiTelemetry, span: OtelSpan, ctx: OtelContext, tool: string) {
+  constructor(t: ApiTelemetry, span: OtelSpan | undefined, genAi: OtelSpan | undefined, ctx: OtelContext, tool: string) {
     this.#t = t;
     this.#span = span;
+    this.#genAi = genAi;
     this.#ctx = ctx;
     this.#tool = tool;
+  }
+
+  get mcp(): McpRequestObserver | undefined {
+    const deps = this.#t.mcpDeps;
+    return deps === undefined ? undefined : (this.#mcp ??= mcpObserver(deps, this.#ctx));
   }
 
   inject(headers: Record<string, string>): void {
@@ -364,12 +625,17 @@ class ApiCallSpan implements CallSpan {
     t.propagator.inject(this.#ctx, headers, t.api.defaultTextMapSetter);
   }
 
+  injectMetadata(metadata: Record<string, string>): void {
+    const t = this.#t;
+    injectW3c(t.api, t.propagator, this.#ctx, metadata);
+  }
+
   run<T>(fn: () => T): T {
     return this.#t.api.context.with(this.#ctx, fn);
   }
 
   retry(event: CallRetryInfo): void {
-    if (this.#ended) return;
+    if (this.#ended || this.#span === undefined) return;
     this.#span.addEvent("retry.attempt", {
       attempt: event.attempt,
       delay: formatGoDuration(event.delayMs),
@@ -380,7 +646,9 @@ class ApiCallSpan implements CallSpan {
   end(outcome: CallEndInfo): void {
     if (this.#ended) return;
     this.#ended = true;
+    if (this.#genAi !== undefined) endExecuteToolSpan(this.#genAi, outcome);
     const span = this.#span;
+    if (span === undefined) return;
     if (outcome.status === "success" || outcome.status === "client") {
       span.setStatus({ code: STATUS_OK });
     } else {

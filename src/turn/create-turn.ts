@@ -14,7 +14,7 @@ import { offeredNames, PROMPTKIT_VERSIONS, type PromptKitVersion } from "./offer
 import { approvalGate, checkApprovalOption, editedArguments, readSnapshot, takeSnapshot, type HeldCall } from "./approval.js";
 import { checkResultBudget, type ResultBudget } from "./result-budget.js";
 import { TurnError } from "./turn-error.js";
-import type { Turn, TurnApprovalRequest, TurnApproveOptions, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnSnapshot, TurnTool } from "./types.js";
+import type { Turn, TurnApprovalRequest, TurnApproveOptions, TurnCall, TurnCompletion, TurnExecutor, TurnMessage, TurnOptions, TurnRound, TurnRoundSpan, TurnSnapshot, TurnTool } from "./types.js";
 
 /** PromptKit's `defaultMaxParallelToolCalls`. @public */
 export const DEFAULT_MAX_PARALLEL_CALLS = 10;
@@ -170,12 +170,28 @@ class TurnState<Context> implements Turn {
     });
     if (calls.length === 0) return this.#gated ? { messages: [], pending: [], approvals: [] } : { messages: [], pending: [] };
     this.#running = true;
+    const round = this.#startRound(calls.length);
+    this.#deps.round = round;
     try {
       return await this.#runRound(calls);
     } finally {
+      this.#deps.round = undefined;
+      round?.end();
       this.#running = false;
     }
   };
+
+  /** The round's span, when the executor opens one; an executor whose startRound throws only loses the span. */
+  #startRound(calls: number): TurnRoundSpan | undefined {
+    const executor = this.#executor;
+    if (typeof executor.startRound !== "function") return undefined;
+    try {
+      return executor.startRound(calls);
+    } catch (e) {
+      this.#logger.error("turn: the executor's startRound threw; the round has no span", { error: toError(e).message });
+      return undefined;
+    }
+  }
 
   async #runRound(calls: readonly TurnCall[]): Promise<TurnRound> {
     const deps = this.#deps;

@@ -7,6 +7,7 @@ export type {
   TurnOptions,
   TurnExecutor,
   TurnExecuteHooks,
+  TurnRoundSpan,
   TurnOutcome,
   TurnCall,
   TurnToolCall,

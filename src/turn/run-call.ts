@@ -12,7 +12,7 @@ import { applyResultBudget, type ResultBudget } from "./result-budget.js";
 import { GoNumber, readGoJson } from "./schema-json.js";
 import type { CatalogEntry, ToolCatalog } from "./tool-catalog.js";
 import { canonicalArgs } from "./guards.js";
-import type { TurnApprovalRequest, TurnExecuteHooks, TurnExecutor, TurnMessage, TurnOutcome } from "./types.js";
+import type { TurnApprovalRequest, TurnExecuteHooks, TurnExecutor, TurnMessage, TurnOutcome, TurnRoundSpan } from "./types.js";
 
 /** What one call of a round came to. @internal Does not follow semver. */
 export type CallResult =
@@ -36,6 +36,8 @@ export interface CallDeps<Context> {
   readonly approval?: ((call: { readonly id: string; readonly name: string; readonly text: string }) => TurnApprovalRequest | undefined) | undefined;
   /** The result budget of a tool, when the turn has one for it. Absent: no budget. */
   readonly budget?: ((name: string) => ResultBudget | undefined) | undefined;
+  /** The span of the round running now, if the executor opened one (set by the turn for each round). */
+  round?: TurnRoundSpan | undefined;
 }
 
 const REJECTED = "Tool rejected: ";
@@ -114,7 +116,8 @@ export function runCall<Context>(call: { readonly id: string; readonly name: str
 async function executeCall<Context>(id: string, name: string, text: string, sent: string, entry: CatalogEntry, deps: CallDeps<Context>, approved: "approved" | "edited" | undefined): Promise<CallResult> {
   // The executor's record and the model's message show the same rendering of a success.
   const hooks = entry.client ? undefined : new RenderedResult(entry, deps);
-  const sentHooks: TurnExecuteHooks | undefined = hooks === undefined || approved === undefined ? hooks : { recordResult: hooks.recordResult, approval: approved };
+  // A client call has no hooks (its record maps nothing), so it is not in the round's span.
+  const sentHooks: TurnExecuteHooks | undefined = hooks === undefined || approved === undefined ? hooks : { recordResult: hooks.recordResult, approval: approved, round: deps.round };
 
   let outcome: TurnOutcome;
   try {
@@ -166,6 +169,11 @@ class RenderedResult<Context> implements TurnExecuteHooks {
     private readonly entry: CatalogEntry,
     private readonly deps: CallDeps<Context>,
   ) {}
+
+  /** The round the call runs in (read by the executor when the call's span opens). */
+  get round(): TurnRoundSpan | undefined {
+    return this.deps.round;
+  }
 
   readonly recordResult = (json: string): JsonValue => {
     this.render(json);

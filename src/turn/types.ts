@@ -59,6 +59,21 @@ export interface TurnExecuteHooks {
    * does not know this field ignores it.
    */
   readonly approval?: "approved" | "edited";
+  /**
+   * The round the call runs in, as {@link TurnExecutor.startRound} opened it:
+   * the executor makes it the parent of the call's spans. An executor that
+   * does not know this field ignores it.
+   */
+  readonly round?: TurnRoundSpan | undefined;
+}
+
+/**
+ * The span of one round of a turn, from {@link TurnExecutor.startRound}.
+ * @public
+ */
+export interface TurnRoundSpan {
+  /** Ends the span; the turn calls it once, when the round's calls have settled. */
+  end(): void;
 }
 
 /**
@@ -78,6 +93,12 @@ export interface TurnExecutor<Context = unknown> {
    * Optional: without it a denied call is not recorded.
    */
   refuse?(call: TurnToolCall, ctx: Context | undefined, reason: string): Promise<TurnOutcome>;
+  /**
+   * Opens the span of a round of `calls` tool calls, or returns `undefined`
+   * for none (`createToolExecutor()`'s opens one only with the `gen_ai`
+   * conventions on and no span active). Optional: without it rounds have no span.
+   */
+  startRound?(calls: number): TurnRoundSpan | undefined;
 }
 
 /**

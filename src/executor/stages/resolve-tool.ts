@@ -37,6 +37,6 @@ export function resolveTool(rt: ExecutorRuntime, state: CallState): ToolOutcome 
 function bind(rt: ExecutorRuntime, state: CallState, resolved: ResolvedTool): undefined {
   state.handler = resolved.handler;
   state.operation = resolved.operation;
-  rt.report.resolved(state);
+  rt.report.resolved(state, true, resolved.descriptor.description);
   return undefined;
 }
