@@ -9,6 +9,7 @@ import {
   sendHttpRequest,
   startHttpRequest,
   sensitiveHeaderNames,
+  urlQueryKeys,
   type HttpHeaderContext,
   type HttpInterpretation,
   type HttpRequestShape,
@@ -418,7 +419,8 @@ export async function probeHttp(env: BackendEnv, url: string, auth: Readonly<Rec
   let status: number;
   try {
     // The probe carries the handler's credentials: none follows a redirect to another origin, as on a tool call.
-    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth }, { signal, maxErrorBodyBytes: 0, sensitiveHeaders: credentialHeaderNames(undefined, auth) })).status;
+    // The endpoint's own query values are the manifest's, as on a call: an error text shows them as ***.
+    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth, redactQuery: urlQueryKeys(url) }, { signal, maxErrorBodyBytes: 0, sensitiveHeaders: credentialHeaderNames(undefined, auth) })).status;
   } catch (e) {
     if (signal.aborted) throw e;
     throw new Error(`health check failed: ${(e as Error).message}`, { cause: e });

@@ -19,7 +19,7 @@ import { mcpToolAllowed } from "./tool-filter.js";
 import type { McpHandlerInput, McpHeaderProvider, McpToolDescriptor, McpTransportKind } from "./types.js";
 import { MAX_MCP_MESSAGE_BYTES, MAX_MCP_RESULT_BYTES } from "./limits.js";
 import { mcpArguments } from "./call-arguments.js";
-import { abortReason, causeCodeOf, describe, httpStatusOf, isProtocolError, rpcCodeOf } from "./error-text.js";
+import { abortReason, causeCodeOf, describe, httpStatusOf, isProtocolError, redactEndpoint, rpcCodeOf } from "./error-text.js";
 import { McpHttp } from "./http-fetch.js";
 import { listServerTools } from "./list-tools.js";
 import { createScope, withDeadline, type Scope } from "./scope.js";
@@ -588,7 +588,7 @@ class McpToolClientImpl implements McpToolClient {
   }
 
   private onTransportError(session: Session, error: Error): void {
-    this.logger.debug("mcp: transport error", { handler: this.handlerName, session: session.id, error: describe(error) });
+    this.logger.debug("mcp: transport error", { handler: this.handlerName, session: session.id, error: this.describeError(error) });
     // An SSE session lives on its event stream: once that breaks (the server
     // went away or restarted), the session is gone and no new request uses it.
     // Its POSTs already on the wire are let finish first (bounded): one answered
@@ -636,13 +636,13 @@ class McpToolClientImpl implements McpToolClient {
       const transport = session.transport as Transport & { terminateSession?: () => Promise<void> };
       if (terminate && this.transport === "streamable-http" && transport.sessionId !== undefined && typeof transport.terminateSession === "function") {
         await withDeadline(transport.terminateSession(), TERMINATE_TIMEOUT_MS, this.clock).catch((error: unknown) => {
-          this.logger.debug("mcp: session DELETE failed", { handler: this.handlerName, error: describe(error) });
+          this.logger.debug("mcp: session DELETE failed", { handler: this.handlerName, error: this.describeError(error) });
         });
       }
       try {
         await session.rpc.close();
       } catch (error) {
-        this.logger.debug("mcp: closing the session failed", { handler: this.handlerName, error: describe(error) });
+        this.logger.debug("mcp: closing the session failed", { handler: this.handlerName, error: this.describeError(error) });
       }
       this.open.delete(session);
     })();
@@ -682,11 +682,16 @@ class McpToolClientImpl implements McpToolClient {
     // The reason is the server's text (a JSON-RPC error's message, an HTTP error body) and the model
     // reads it: cut at 512 UTF-8 bytes, then `...`, as every peer text is (issue #31).
     return new McpTransportError(
-      `${prefix}${boundPeerText(describe(error))}`,
+      `${prefix}${boundPeerText(this.describeError(error))}`,
       this.handlerName,
       { rpcCode: rpcCodeOf(error, sdk), httpStatus: httpStatusOf(error, sdk), causeCode: causeCodeOf(error), stdioExit },
       { cause: error },
     );
+  }
+
+  /** An error's text with the endpoint's userinfo and query values as `***` (see redactEndpoint). */
+  private describeError(error: unknown): string {
+    return redactEndpoint(describe(error), this.handler.url);
   }
 
   private closedError(): ClosedError {

@@ -70,3 +70,41 @@ export function abortReason(signal: AbortSignal, handlerName: string): Error {
   if (reason instanceof OmniaToolsError) return reason;
   return new AbortedError(`mcp handler ${JSON.stringify(handlerName)}: the caller's signal aborted`, { cause: reason });
 }
+
+/** The shortest endpoint value hidden by {@link redactEndpoint}: shorter ones would mask ordinary words of a text. */
+const MIN_SECRET_CHARS = 3;
+
+/**
+ * A text with the MCP endpoint's own secrets as `***`: its userinfo (user and
+ * password) and its query values, raw or percent-decoded, wherever they appear
+ * (undici and the SDK repeat the URL in their errors: `Request cannot be
+ * constructed from a URL that includes credentials: http://user:pass@…`).
+ * Values shorter than 3 characters are left. Linear in the text per value; the
+ * values are the manifest's.
+ * @internal Does not follow semver.
+ */
+export function redactEndpoint(text: string, url: URL | undefined): string {
+  if (url === undefined || (url.username === "" && url.password === "" && url.search === "")) return text;
+  const values = new Set<string>();
+  const add = (raw: string): void => {
+    for (const v of [raw, safeDecode(raw)]) if (v.length >= MIN_SECRET_CHARS) values.add(v);
+  };
+  add(url.username);
+  add(url.password);
+  for (const pair of url.search.slice(1).split("&")) {
+    const eq = pair.indexOf("=");
+    if (eq >= 0) add(pair.slice(eq + 1).replace(/\+/g, " "));
+  }
+  let out = text;
+  // Longest first, so that a value containing another is hidden whole.
+  for (const v of [...values].sort((a, b) => b.length - a.length)) if (out.includes(v)) out = out.split(v).join("***");
+  return out;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
