@@ -145,7 +145,7 @@ test("HTTP backends that break a rule: each check says what is wrong and how to 
     assert.deepEqual(of("text"), [
       "PASS text health: HTTP 200 (<n>ms)",
       'FAIL text/text valid-call: HTTP 200 with a 5-byte body that is not JSON (Content-Type text/plain; charset=utf-8); the model gets it wrapped as {"result": "..."}',
-      "SKIP text/text identity-headers: not judged: the call with them was not answered",
+      "PASS text/text identity-headers: a call carrying 15 x-omnia-* headers was answered",
       'WARN text/text error-status: a call with the required argument "city" left out was answered as a success; the model learns nothing about its mistake',
     ]);
     assert.deepEqual(of("down").slice(1, 3), [
@@ -163,7 +163,7 @@ test("HTTP backends that break a rule: each check says what is wrong and how to 
     ]);
     assert.deepEqual(of("blame").slice(3), [
       'WARN blame/blame error-status: HTTP 500 for the required argument "city" left out: a 5xx says the backend failed, counts against the circuit breaker and may be retried',
-      `WARN blame/blame error-body: ${Buffer.byteLength(longHtml)} bytes, cut at 512 for the model; an HTML page; the model sees "HTTP 500: ${longHtml.slice(0, 512)}..."`,
+      `WARN blame/blame error-body: at least ${Buffer.byteLength(longHtml)} bytes, cut at 512 for the model; an HTML page; the model sees "HTTP 500: ${longHtml.slice(0, 512)}..."`,
     ]);
     assert.deepEqual(of("trace").slice(4), ['WARN trace/trace error-body: a stack trace; the model sees "HTTP 400: TypeError: x is undefined\n    at handler (/srv/app.js:10:5)"']);
     assert.deepEqual(of("lenient").slice(3), ['WARN lenient/lenient error-status: a call with the required argument "city" left out was answered as a success; the model learns nothing about its mistake']);
@@ -336,11 +336,11 @@ test("omnia-tools backend-check: a table with the fixes, exit 0 when nothing fai
     );
     const bad = await omniaTools("backend-check", "--registry", file, "--handler", "text");
     assert.equal(bad.code, 1);
-    assert.match(bad.stdout, /\nFixes:\n {2}FAIL text text valid-call: answer a valid call with a JSON body \(Content-Type: application\/json\)\n {2}WARN text text error-status: answer arguments you cannot use with an error that says what is wrong \(HTTP 400 or 422, is_error, an MCP error result\)\n\n3 passed, 1 warned, 1 failed, 1 skipped\n$/);
+    assert.match(bad.stdout, /\nFixes:\n {2}FAIL text text valid-call: answer a valid call with a JSON body \(Content-Type: application\/json\)\n {2}WARN text text error-status: answer arguments you cannot use with an error that says what is wrong \(HTTP 400 or 422, is_error, an MCP error result\)\n\n4 passed, 1 warned, 1 failed, 0 skipped\n$/);
     const json = await omniaTools("backend-check", "--registry", file, "--handler", "text", "--json");
     assert.equal(json.code, 1);
     const parsed = JSON.parse(json.stdout) as BackendCheckReport & { file: string };
-    assert.deepEqual([parsed.file, parsed.ok, parsed.passed, parsed.warned, parsed.failed, parsed.skipped, parsed.results.length], [file, false, 3, 1, 1, 1, 6]);
+    assert.deepEqual([parsed.file, parsed.ok, parsed.passed, parsed.warned, parsed.failed, parsed.skipped, parsed.results.length], [file, false, 4, 1, 1, 0, 6]);
     const usage = await omniaTools("backend-check", "--registry", file, "--args", "weather");
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--args takes <tool>=<json>; got "weather"/);
@@ -387,5 +387,81 @@ test("OpenAPI: every operation the document gives is called as Omnia calls it, a
     );
   } finally {
     await pets.close();
+  }
+});
+
+test("MCP: a JSON-RPC error for arguments the schema refuses warns (Omnia retries it and counts it against the breaker); on a valid call it is named as such", async () => {
+  const mcp = await startMcpToolBackend(
+    {
+      add: { description: "d", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] }, result: { sum: 1 } },
+      rpc: { description: "d", inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] }, result: { sum: 1 } },
+    },
+    { faults: { add: { kind: "error", code: -32602, message: "Invalid params: a is required", calls: [2] }, rpc: { kind: "error", code: -32603, message: "boom" } } },
+  );
+  const registry = loadToolRegistry(`handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+  try {
+    const report = await checkBackend(registry);
+    const pick = (tool: string, check: string) => report.results.find((r) => r.tool === tool && r.check === check);
+    assert.deepEqual([pick("add", "error-status")?.status, pick("add", "error-status")?.reason], [
+      "warn",
+      'a JSON-RPC error (-32602) for the required argument "a" left out: Omnia reads it as a transport failure, so it counts against the circuit breaker and a retryPolicy retries it',
+    ]);
+    assert.equal(pick("add", "error-status")?.fix, "answer arguments you cannot use with a CallToolResult with isError: true and a short text");
+    assert.deepEqual([pick("rpc", "valid-call")?.status, pick("rpc", "valid-call")?.reason], ["fail", 'tools/call answered a JSON-RPC error (-32603) for arguments the schema accepts: the model sees "MCP tool call failed: MCP error -32603: boom"']);
+  } finally {
+    await mcp.close();
+  }
+});
+
+test("HTTP: a 204 fails the valid call but its identity headers were accepted; the timeout is judged on the last attempt, not the retry's backoff (manual clock)", async () => {
+  const clock = createManualClock();
+  const http = await startHttpToolBackend({
+    clock,
+    routes: { "HEAD /empty": httpReply({ status: 200 }), "POST /empty": httpReply({ status: 204 }), "HEAD /retry": httpReply({ status: 200 }), "POST /retry": weather },
+    faults: { "POST /retry": { kind: "status", status: 503, calls: [1] } },
+  });
+  const registry = loadToolRegistry(
+    `handlers:\n${httpHandler("empty", http.url)}${httpHandler("retry", http.url, ", retryPolicy: { maxAttempts: 2, initialBackoff: 1500ms, maxBackoff: 1500ms }").replace("    type: http", "    type: http\n    timeout: 2s")}`,
+  );
+  try {
+    const running = checkBackend(registry, { clock });
+    const attempts = () => http.requests.filter((r) => r.path === "/retry" && r.method === "POST").length;
+    await until(() => attempts() === 1, "the first attempt");
+    // Through the backoff 10 ms at a time: the second attempt starts within 10 ms of the clock's time and is answered at once.
+    for (let i = 0; i < 200 && attempts() < 2; i++) {
+      await clock.advanceAsync(10);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const report = await running;
+    const of = (handler: string, check: string) => report.results.filter((r) => r.handler === handler && r.check === check).map((r) => `${r.status} ${r.reason}`);
+    assert.deepEqual(of("empty", "valid-call"), ['fail HTTP 204 with a 0-byte body that is not JSON (no Content-Type); the model gets it wrapped as {"result": "..."}']);
+    assert.deepEqual(of("empty", "identity-headers"), ["pass a call carrying 15 x-omnia-* headers was answered"]);
+    assert.deepEqual(of("retry", "valid-call"), ["pass HTTP 200 with a 28-byte JSON body"]);
+    const [timeout] = of("retry", "timeout");
+    const ms = Number(/^pass answered in (\d+)ms, inside the handler's timeout of 2s$/.exec(timeout ?? "")?.[1] ?? "NaN");
+    assert.ok(ms <= 10, timeout);
+  } finally {
+    await http.close();
+  }
+});
+
+test("omnia-tools backend-check: a tool name with line breaks prints as one escaped cell, and a long one is cut to 64 characters", async () => {
+  const long = "n".repeat(200);
+  const mcp = await startMcpToolBackend({ ["ok\nPASS  srv  fake  valid-call  all good"]: { description: "d", inputSchema: { type: "object" }, result: { ok: true } }, [long]: { description: "d", inputSchema: { type: "object" }, result: { ok: true } } });
+  const dir = await mkdtemp(join(tmpdir(), "omnia-backend-check-names-"));
+  try {
+    const file = join(dir, "registry.yaml");
+    await writeFile(file, `handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+    const run = await omniaTools("backend-check", "--registry", file);
+    const rows = run.stdout.split("\n").filter((l) => /^(PASS|WARN|FAIL|SKIP) /.test(l));
+    assert.equal(rows.filter((l) => l.includes("fake")).every((l) => l.includes("ok\\nPASS  srv  fake  valid-call  all good")), true, run.stdout);
+    assert.equal(rows.filter((l) => /^PASS +srv +fake/.test(l)).length, 0);
+    assert.equal(rows.filter((l) => l.includes(`${"n".repeat(61)}...`)).length > 0, true);
+    // The TOOL column is no wider than 64: the header's CHECK starts right after it.
+    const header = run.stdout.split("\n")[0] ?? "";
+    assert.equal(header.indexOf("CHECK"), "RESULT  HANDLER  ".length + 64 + 2, header);
+  } finally {
+    await mcp.close();
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -3,7 +3,7 @@
 // HTTP answer (was a 2xx body JSON, or wrapped as {"result": ...}? how long
 // and how plain was an error body?). This dispatcher forwards every request to
 // the real one and keeps a copy of the latest answer, bounded.
-import type { HttpDispatcher, HttpDispatchHandler, HttpDispatchOptions } from "../core/index.js";
+import type { Clock, HttpDispatcher, HttpDispatchHandler, HttpDispatchOptions } from "../core/index.js";
 
 /** The most body bytes kept of one answer: Omnia's read cap, 10 MiB, plus one to tell "over". */
 export const CAPTURE_MAX_BYTES = 10 * 1024 * 1024 + 1;
@@ -15,17 +15,26 @@ export interface Exchange {
   readonly headerNames: readonly string[];
   status: number | undefined;
   contentType: string;
+  /** The answer's `content-length`, when it sent a valid one. */
+  declaredLength: number | undefined;
   /** The body bytes kept (at most {@link CAPTURE_MAX_BYTES}). */
   readonly chunks: Buffer[];
   /** Every body byte the backend sent, kept or not. */
   bytes: number;
   kept: number;
+  /** When the request was handed to the dispatcher, on the clock. */
+  readonly startedAt: number;
+  /** When the answer ended, on the clock; undefined while it has not (or when the reader stopped early). */
+  endedAt: number | undefined;
 }
 
 /** A dispatcher that forwards to `inner` and keeps the latest exchange. @internal */
 export class CaptureDispatcher implements HttpDispatcher {
   #last: Exchange | undefined;
-  constructor(private readonly inner: HttpDispatcher) {}
+  constructor(
+    private readonly inner: HttpDispatcher,
+    private readonly clock: Clock,
+  ) {}
 
   /** The latest exchange since {@link CaptureDispatcher.reset}, if any. */
   get last(): Exchange | undefined {
@@ -37,10 +46,10 @@ export class CaptureDispatcher implements HttpDispatcher {
   }
 
   dispatch(options: HttpDispatchOptions, handler: HttpDispatchHandler): boolean {
-    const exchange: Exchange = { method: options.method, headerNames: Object.keys(options.headers ?? {}).map((k) => k.toLowerCase()), status: undefined, contentType: "", chunks: [], bytes: 0, kept: 0 };
+    const exchange: Exchange = { method: options.method, headerNames: Object.keys(options.headers ?? {}).map((k) => k.toLowerCase()), status: undefined, contentType: "", declaredLength: undefined, chunks: [], bytes: 0, kept: 0, startedAt: this.clock.now(), endedAt: undefined };
     // Only the latest answer is kept: an earlier attempt's body is dropped here.
     this.#last = exchange;
-    return this.inner.dispatch(options, observe(handler, exchange));
+    return this.inner.dispatch(options, observe(handler, exchange, this.clock));
   }
 }
 
@@ -51,6 +60,10 @@ function keep(exchange: Exchange, chunk: Uint8Array): void {
     exchange.chunks.push(Buffer.from(part));
     exchange.kept += part.length;
   }
+}
+
+function lengthOf(text: string): number | undefined {
+  return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
 function headerValue(headers: unknown, name: string): string {
@@ -72,7 +85,7 @@ function headerValue(headers: unknown, name: string): string {
  * for this package's transport, `onHeaders` … for `fetch`, which the MCP and
  * OpenAPI clients use); every other member passes through untouched.
  */
-function observe(handler: HttpDispatchHandler, exchange: Exchange): HttpDispatchHandler {
+function observe(handler: HttpDispatchHandler, exchange: Exchange, clock: Clock): HttpDispatchHandler {
   return new Proxy(handler, {
     get(target, key, receiver) {
       const member = Reflect.get(target, key, receiver) as unknown;
@@ -83,12 +96,14 @@ function observe(handler: HttpDispatchHandler, exchange: Exchange): HttpDispatch
           return (controller: unknown, status: number, headers: unknown, ...rest: unknown[]) => {
             exchange.status = status;
             exchange.contentType = headerValue(headers, "content-type");
+            exchange.declaredLength = lengthOf(headerValue(headers, "content-length"));
             return fn.call(target, controller, status, headers, ...rest);
           };
         case "onHeaders":
           return (status: number, headers: unknown, ...rest: unknown[]) => {
             exchange.status = status;
             exchange.contentType = headerValue(headers, "content-type");
+            exchange.declaredLength = lengthOf(headerValue(headers, "content-length"));
             return fn.call(target, status, headers, ...rest);
           };
         case "onResponseData":
@@ -100,6 +115,12 @@ function observe(handler: HttpDispatchHandler, exchange: Exchange): HttpDispatch
           return (chunk: Uint8Array) => {
             keep(exchange, chunk);
             return fn.call(target, chunk);
+          };
+        case "onResponseEnd":
+        case "onComplete":
+          return (...a: unknown[]) => {
+            exchange.endedAt = clock.now();
+            return fn.apply(target, a);
           };
         default:
           return fn.bind(target);

@@ -93,7 +93,7 @@ async function checkHandler(
     return;
   }
   // Only an http or openapi answer is judged by its raw status and body; MCP's event streams go straight through.
-  const capture = new CaptureDispatcher(dispatcher);
+  const capture = new CaptureDispatcher(dispatcher, options.clock ?? systemClock);
   const executor = createToolExecutor({
     registry: rebuildToolRegistry(registry, [handler]),
     dispatcher: handler.type === "http" || handler.type === "openapi" ? capture : dispatcher,
@@ -103,17 +103,24 @@ async function checkHandler(
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
-  const caller: Caller = { executor, capture, clock: options.clock ?? systemClock, handlerType: handler.type, calls: 0 };
+  const caller: Caller = { executor, capture, clock: options.clock ?? systemClock, handlerType: handler.type, timeoutMs: handler.timeoutMs, calls: 0 };
   try {
     await checkHealth(executor, handler, emit);
     let tools: readonly ToolDescriptor[];
     if (handler.type === "mcp" || handler.type === "openapi") {
+      const waitMs = waitFor(handler);
+      let listed: Settled<readonly ToolDescriptor[]>;
       try {
-        tools = (await executor.listTools()).filter((t) => t.handlerName === handler.name && t.execution === "server");
+        listed = await within(executor.listTools(), waitMs, caller.clock);
       } catch (error) {
         emit("list-tools", "fail", handler.type === "mcp" ? `tools/list failed: ${errorText(error)}` : `the OpenAPI document could not be read: ${errorText(error)}`, handler.type === "mcp" ? "serve tools/list with valid tool definitions" : "serve a valid OpenAPI 3 document at specURL");
         return;
       }
+      if (!listed.settled) {
+        emit("list-tools", "fail", `${handler.type === "mcp" ? "tools/list" : "the OpenAPI document"} was not answered within ${formatGoDuration(waitMs)}`, handler.type === "mcp" ? "answer tools/list" : "serve the OpenAPI document at specURL");
+        return;
+      }
+      tools = listed.value.filter((t) => t.handlerName === handler.name && t.execution === "server");
       const what = handler.type === "mcp" ? "tools/list" : "the OpenAPI document";
       if (tools.length === 0) emit("list-tools", "warn", `${what} gave no tools${handler.type === "mcp" ? " (after toolFilter)" : " (after operationFilter)"}`, "serve at least one tool, or check the handler's filter");
       else emit("list-tools", "pass", `${what} gave ${tools.length} ${tools.length === 1 ? "tool" : "tools"}: ${boundPeerText(tools.map((t) => t.name).join(", "))}`);
@@ -123,11 +130,44 @@ async function checkHandler(
     }
     for (const tool of tools) {
       if (Object.prototype.hasOwnProperty.call(args, tool.name)) used.add(tool.name);
-      await checkTool(caller, handler, tool, Object.prototype.hasOwnProperty.call(args, tool.name) ? args[tool.name] : undefined, options.identity ?? SAMPLE_IDENTITY, emitFor(tool.name));
+      const emitTool = emitFor(tool.name);
+      try {
+        await checkTool(caller, handler, tool, Object.prototype.hasOwnProperty.call(args, tool.name) ? args[tool.name] : undefined, options.identity ?? SAMPLE_IDENTITY, emitTool);
+      } catch (error) {
+        // A fault of the checker's own: this tool's report ends here, the others go on.
+        emitTool("valid-call", "skip", `not judged: checking this tool failed: ${errorText(error)}`);
+      }
     }
   } finally {
     await executor.close().catch(() => undefined);
   }
+}
+
+/** How long the checker waits on a handler's peer when the handler sets no timeout: Omnia's default handler timeout. */
+const NO_TIMEOUT_WAIT_MS = 30_000;
+
+/** The handler's timeout, or {@link NO_TIMEOUT_WAIT_MS} when it sets none: the checker never waits on a peer unbounded. */
+function waitFor(handler: HandlerConfig): number {
+  return handler.timeoutMs > 0 ? handler.timeoutMs : NO_TIMEOUT_WAIT_MS;
+}
+
+type Settled<T> = { readonly settled: true; readonly value: T } | { readonly settled: false };
+
+/** `promise`, or `{ settled: false }` after `ms` on the clock; a later rejection of `promise` is dropped. */
+function within<T>(promise: Promise<T>, ms: number, clock: Clock): Promise<Settled<T>> {
+  return new Promise((resolve, reject) => {
+    const timer = clock.setTimeout(() => resolve({ settled: false }), ms);
+    promise.then(
+      (value) => {
+        timer.clear();
+        resolve({ settled: true, value });
+      },
+      (error: unknown) => {
+        timer.clear();
+        reject(error);
+      },
+    );
+  });
 }
 
 async function checkHealth(executor: ToolExecutor, handler: HandlerConfig, emit: Emit): Promise<void> {
@@ -160,6 +200,7 @@ function healthFix(handler: HandlerConfig): string {
 
 interface CallSeen {
   readonly outcome: ToolOutcome;
+  /** The whole call, retries and backoff included. */
   readonly ms: number;
   readonly exchange: Exchange | undefined;
 }
@@ -170,13 +211,17 @@ interface Caller {
   readonly capture: CaptureDispatcher;
   readonly clock: Clock;
   readonly handlerType: HandlerConfig["type"];
+  /** The handler's timeout (0: none). */
+  readonly timeoutMs: number;
   calls: number;
 }
 
 async function call(caller: Caller, tool: ToolDescriptor, argsText: string, identity: Identity | undefined): Promise<CallSeen> {
   caller.capture.reset();
   const start = caller.clock.now();
-  const outcome = await caller.executor.execute({ id: `backend-check-${++caller.calls}`, name: tool.name, arguments: argsText }, identity === undefined ? {} : { identity, sessionHeader: true });
+  // A handler without a timeout would wait on a silent backend for ever: the call gets a deadline instead.
+  const deadline = caller.timeoutMs > 0 ? {} : { timeoutMs: NO_TIMEOUT_WAIT_MS };
+  const outcome = await caller.executor.execute({ id: `backend-check-${++caller.calls}`, name: tool.name, arguments: argsText }, identity === undefined ? deadline : { identity, sessionHeader: true, ...deadline });
   return { outcome, ms: caller.clock.now() - start, exchange: caller.capture.last };
 }
 
@@ -203,9 +248,17 @@ async function checkTool(caller: Caller, handler: HandlerConfig, tool: ToolDescr
     return;
   }
   const seen = await call(caller, tool, argsText, identity);
+  const refused = rootError(seen.outcome);
+  if (refused?.code === ErrorCode.INVALID_ARGUMENTS || refused?.code === ErrorCode.MCP_ARGUMENTS) {
+    // The executor's own limits refused them before anything was sent: not the backend's doing.
+    const text = `the executor refused the arguments before sending them: ${modelSees(seen.outcome)}`;
+    if (given !== undefined) emit("arguments", "fail", text, "give arguments the executor accepts");
+    else emit("valid-call", "skip", `not judged: ${text}`, `give arguments for ${tool.name} (--args ${tool.name}='{...}')`);
+    return;
+  }
   const ok = judgeValidCall(handler, seen, emit);
-  await judgeIdentity(caller, tool, argsText, seen, ok, emit);
-  judgeTimeout(handler, seen, emit);
+  await judgeIdentity(caller, tool, argsText, seen, emit);
+  judgeTimeout(caller, seen, emit);
   if (ok && tool.outputSchema !== undefined && seen.outcome.status === "success") {
     const result = validateResult(tool.name, goJsonMarshal(tool.outputSchema), seen.outcome.resultJson);
     if (result.ok) emit("output-schema", "pass", "the result matches the tool's outputSchema");
@@ -213,6 +266,37 @@ async function checkTool(caller: Caller, handler: HandlerConfig, tool: ToolDescr
   }
   await judgeErrorAnswer(caller, handler, tool, argsText, identity, emit);
   await judgeRetry(caller, handler, tool, argsText, identity, seen, ok, emit);
+}
+
+/** The JSON-RPC error code an MCP server answered with (an `McpTransportError` that carries one). */
+function rpcCodeOf(error: OmniaToolsError | undefined): number | undefined {
+  if (error?.code !== ErrorCode.MCP_TRANSPORT) return undefined;
+  const code = (error as { rpcCode?: unknown }).rpcCode;
+  return typeof code === "number" ? code : undefined;
+}
+
+/** Whether the backend answered at all (a status, an `is_error`, an error result, a JSON-RPC error), as opposed to a call that got no answer. */
+function answered(outcome: ToolOutcome): boolean {
+  if (outcome.status === "success") return true;
+  const error = rootError(outcome);
+  switch (error?.code) {
+    case ErrorCode.HTTP_STATUS:
+    case ErrorCode.TOOL_ERROR:
+    case ErrorCode.MCP_TOOL_ERROR:
+      return true;
+    case ErrorCode.GRPC_STATUS: {
+      const code = (error as { grpcCode?: string }).grpcCode;
+      return code !== "UNAVAILABLE" && code !== "DEADLINE_EXCEEDED" && code !== "CANCELLED";
+    }
+    default:
+      return rpcCodeOf(error) !== undefined;
+  }
+}
+
+/** Whether the call ended on its timeout (the handler's, or the checker's deadline when the handler sets none). */
+function timedOut(outcome: ToolOutcome): boolean {
+  const error = rootError(outcome);
+  return error?.code === ErrorCode.TIMEOUT || (error?.code === ErrorCode.GRPC_STATUS && (error as { grpcCode?: string }).grpcCode === "DEADLINE_EXCEEDED");
 }
 
 /** The error an outcome carries, under any `RetriesExhaustedError`. */
@@ -269,7 +353,7 @@ function judgeValidCall(handler: HandlerConfig, seen: CallSeen, emit: Emit): boo
   const status = (error as { status?: unknown } | undefined)?.status;
   let reason = `the model sees "${modelSees(outcome)}"`;
   let fix = "answer a call with valid arguments with a 2xx JSON result";
-  if (error?.code === ErrorCode.TIMEOUT) {
+  if (timedOut(outcome)) {
     reason = `no answer within the handler's timeout: ${reason}`;
     fix = "answer faster, or raise the handler's timeout";
   } else if (error?.code === ErrorCode.HTTP_STATUS && typeof status === "number") {
@@ -289,6 +373,9 @@ function judgeValidCall(handler: HandlerConfig, seen: CallSeen, emit: Emit): boo
   } else if (error?.code === ErrorCode.MCP_TOOL_ERROR) {
     reason = `tools/call answered an error result for arguments the schema accepts: ${reason}`;
     fix = "answer a valid call with a result, or give realistic arguments (--args)";
+  } else if (rpcCodeOf(error) !== undefined) {
+    reason = `tools/call answered a JSON-RPC error (${rpcCodeOf(error)}) for arguments the schema accepts: ${reason}`;
+    fix = "answer a valid call with a result, or give realistic arguments (--args)";
   } else if (error?.code === ErrorCode.TRANSPORT || error?.code === ErrorCode.MCP_TRANSPORT || error?.code === ErrorCode.HTTP_REQUEST) {
     reason = `the backend could not be reached or broke the connection: ${reason}`;
     fix = "check that the backend is running at the handler's endpoint";
@@ -297,15 +384,16 @@ function judgeValidCall(handler: HandlerConfig, seen: CallSeen, emit: Emit): boo
   return false;
 }
 
-async function judgeIdentity(caller: Caller, tool: ToolDescriptor, argsText: string, seen: CallSeen, ok: boolean, emit: Emit): Promise<void> {
+async function judgeIdentity(caller: Caller, tool: ToolDescriptor, argsText: string, seen: CallSeen, emit: Emit): Promise<void> {
   // Omnia sends MCP servers no caller identity.
   if (caller.handlerType === "mcp") return;
   const sent = seen.exchange?.headerNames.filter((n) => n.startsWith("x-omnia-")).length;
-  if (ok) {
+  // A success is an answer to the call that carried them, whatever the body it came with.
+  if (seen.outcome.status === "success") {
     emit("identity-headers", "pass", sent === undefined ? "a call carrying every caller-identity field as metadata was answered" : `a call carrying ${sent} x-omnia-* headers was answered`);
     return;
   }
-  if (seen.outcome.status !== "error" || rootError(seen.outcome)?.code === ErrorCode.TIMEOUT) {
+  if (seen.outcome.status !== "error" || timedOut(seen.outcome)) {
     emit("identity-headers", "skip", "not judged: the call with them was not answered");
     return;
   }
@@ -315,15 +403,23 @@ async function judgeIdentity(caller: Caller, tool: ToolDescriptor, argsText: str
   } else emit("identity-headers", "skip", "not judged: the call fails without the caller-identity headers too");
 }
 
-function judgeTimeout(handler: HandlerConfig, seen: CallSeen, emit: Emit): void {
-  const timeoutMs = handler.timeoutMs;
-  if (rootError(seen.outcome)?.code === ErrorCode.TIMEOUT) {
-    emit("timeout", "fail", `no answer within the handler's timeout of ${formatGoDuration(timeoutMs)}`, "answer faster, or raise the handler's timeout");
+function judgeTimeout(caller: Caller, seen: CallSeen, emit: Emit): void {
+  const timeoutMs = caller.timeoutMs;
+  if (timedOut(seen.outcome)) {
+    if (timeoutMs > 0) emit("timeout", "fail", `no answer within the handler's timeout of ${formatGoDuration(timeoutMs)}`, "answer faster, or raise the handler's timeout");
+    else emit("timeout", "fail", `no answer within ${formatGoDuration(NO_TIMEOUT_WAIT_MS)}, the checker's wait; the handler sets no timeout, so Omnia would wait for ever`, "answer, and set a timeout on the handler");
     return;
   }
-  const ms = Math.round(seen.ms);
-  if (!(timeoutMs > 0)) emit("timeout", "pass", `answered in ${ms}ms (the handler sets no timeout)`);
-  else if (seen.ms > timeoutMs / 2) emit("timeout", "warn", `answered in ${ms}ms, more than half the handler's timeout of ${formatGoDuration(timeoutMs)}`, "answer faster, or raise the handler's timeout so that a slow call is not cut off");
+  if (!answered(seen.outcome)) {
+    emit("timeout", "skip", "not judged: the call was not answered");
+    return;
+  }
+  // The handler's timeout bounds each attempt: an HTTP answer is timed from its own request; others as the whole call.
+  const exchange = seen.exchange;
+  const attemptMs = exchange?.endedAt !== undefined ? exchange.endedAt - exchange.startedAt : seen.ms;
+  const ms = Math.round(attemptMs);
+  if (!(timeoutMs > 0)) emit("timeout", "warn", `answered in ${ms}ms; the handler sets no timeout, so a backend that never answers holds the call for ever`, "set a timeout on the handler");
+  else if (attemptMs > timeoutMs / 2) emit("timeout", "warn", `answered in ${ms}ms, more than half the handler's timeout of ${formatGoDuration(timeoutMs)}`, "answer faster, or raise the handler's timeout so that a slow call is not cut off");
   else emit("timeout", "pass", `answered in ${ms}ms, inside the handler's timeout of ${formatGoDuration(timeoutMs)}`);
 }
 
@@ -354,6 +450,8 @@ async function judgeErrorAnswer(caller: Caller, handler: HandlerConfig, tool: To
   const error = rootError(outcome);
   let text: string;
   let bytes: number | undefined;
+  // Whether every byte of the answer was seen: the executor stops reading an error body past what it shows.
+  let whole = true;
   let html = false;
   if ((handler.type === "http" || handler.type === "openapi") && exchange?.status !== undefined) {
     const status = exchange.status;
@@ -361,9 +459,14 @@ async function judgeErrorAnswer(caller: Caller, handler: HandlerConfig, tool: To
     else if (status >= 500) emit("error-status", "warn", `HTTP ${status} for ${what}: a 5xx says the backend failed, counts against the circuit breaker and may be retried`, "answer 400 or 422 for arguments you cannot use");
     else emit("error-status", "warn", `HTTP ${status} for ${what}`, "answer 400 or 422 for arguments you cannot use");
     text = exchangeText(exchange);
-    bytes = exchange.bytes;
+    // What the answer said it holds, else what was read: all of it when the answer ended, else at least that.
+    bytes = exchange.declaredLength ?? exchange.bytes;
+    whole = exchange.declaredLength !== undefined || exchange.endedAt !== undefined;
     html = /html/i.test(exchange.contentType);
-  } else if (error?.code === ErrorCode.TOOL_ERROR || error?.code === ErrorCode.MCP_TOOL_ERROR || error?.code === ErrorCode.MCP_ARGUMENTS) {
+  } else if (rpcCodeOf(error) !== undefined) {
+    emit("error-status", "warn", `a JSON-RPC error (${rpcCodeOf(error)}) for ${what}: Omnia reads it as a transport failure, so it counts against the circuit breaker and a retryPolicy retries it`, "answer arguments you cannot use with a CallToolResult with isError: true and a short text");
+    text = outcome.message;
+  } else if (error?.code === ErrorCode.TOOL_ERROR || error?.code === ErrorCode.MCP_TOOL_ERROR) {
     emit("error-status", "pass", `${handler.type === "grpc" ? "is_error" : "an error result"} for ${what}`);
     text = outcome.message;
   } else if (error?.code === ErrorCode.GRPC_STATUS) {
@@ -375,8 +478,9 @@ async function judgeErrorAnswer(caller: Caller, handler: HandlerConfig, tool: To
     emit("error-status", "skip", `not judged: the call with ${what} got no answer: ${modelSees(outcome)}`);
     return;
   }
-  const problems = errorBodyProblems(text, bytes ?? Buffer.byteLength(text), html);
-  if (problems.length === 0) emit("error-body", "pass", `${bytes ?? Buffer.byteLength(text)} bytes of plain text; the model sees "${modelSees(outcome)}"`);
+  const size = bytes ?? Buffer.byteLength(text);
+  const problems = errorBodyProblems(text, size, whole, html);
+  if (problems.length === 0) emit("error-body", "pass", `${size} bytes of plain text; the model sees "${modelSees(outcome)}"`);
   else emit("error-body", "warn", `${problems.join("; ")}; the model sees "${modelSees(outcome)}"`, `answer errors with one short line of plain text (at most ${ERROR_BODY_BYTES} bytes) that says what to change`);
 }
 

@@ -14,6 +14,12 @@ export const EXAMPLE_MAX_STEPS = 10_000;
 export const EXAMPLE_MAX_STRING = 1_024;
 /** The most items an example array holds (a larger `minItems` gets no example). */
 export const EXAMPLE_MAX_ITEMS = 64;
+/**
+ * The largest example, as JSON text (about): a schema's own values (`const`,
+ * `enum`, `default`, `examples`) count in full each time they are used, so a
+ * large one reused through `$ref` gets no example instead of a large value.
+ */
+export const EXAMPLE_MAX_BYTES = 64 * 1024;
 
 /** An example, or why none could be built. @internal */
 export type Example = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly reason: string };
@@ -47,12 +53,19 @@ function own(o: JsonObject, key: string): JsonValue | undefined {
 }
 
 /** A local `$ref` (`#`, `#/definitions/x`, `#/$defs/x`) resolved against the root; anything else has no example. */
-function resolveRef(root: JsonValue, ref: string): JsonValue {
+function resolveRef(root: JsonValue, ref: string, tick: (n: number) => void): JsonValue {
   if (ref === "#") return root;
   if (!ref.startsWith("#/")) throw new NoExample(`the schema refers to ${JSON.stringify(ref.slice(0, 100))}, which is not in the schema`);
   let at: JsonValue | undefined = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+  const parts = ref.slice(2).split("/");
+  tick(parts.length);
+  for (const raw of parts) {
+    let key: string;
+    try {
+      key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      throw new NoExample(`the schema's $ref ${JSON.stringify(ref.slice(0, 100))} is not a valid reference`);
+    }
     at = isObject(at) ? own(at, key) : Array.isArray(at) && /^\d+$/.test(key) ? at[Number(key)] : undefined;
     if (at === undefined) throw new NoExample(`the schema's $ref ${JSON.stringify(ref.slice(0, 100))} names nothing`);
   }
@@ -61,24 +74,58 @@ function resolveRef(root: JsonValue, ref: string): JsonValue {
 
 class Builder {
   #steps = 0;
+  #bytes = 0;
+  readonly #tick = (n: number): void => {
+    this.#steps += n;
+    if (this.#steps > EXAMPLE_MAX_STEPS) throw new NoExample(`the schema has more than ${EXAMPLE_MAX_STEPS} parts to fill`);
+  };
   constructor(private readonly root: JsonValue) {}
 
+  /** Counts `n` bytes of example text against {@link EXAMPLE_MAX_BYTES}. */
+  #charge(n: number): void {
+    this.#bytes += n;
+    if (this.#bytes > EXAMPLE_MAX_BYTES) throw new NoExample(`the example would be larger than ${EXAMPLE_MAX_BYTES} bytes`);
+  }
+
+  /**
+   * A value the schema gives (`const`, `enum`, `default`, `examples`), charged
+   * by its size and checked for depth, walking no further than the budget left.
+   */
+  #literal(value: JsonValue, depth: number): JsonValue {
+    const stack: [JsonValue, number][] = [[value, depth]];
+    while (stack.length > 0) {
+      const [v, d] = stack.pop() as [JsonValue, number];
+      if (d > EXAMPLE_MAX_DEPTH) throw new NoExample(`the schema nests deeper than ${EXAMPLE_MAX_DEPTH} levels`);
+      if (typeof v === "string") this.#charge(v.length + 2);
+      else if (Array.isArray(v)) {
+        this.#charge(2 + v.length);
+        for (const item of v) stack.push([item, d + 1]);
+      } else if (v !== null && typeof v === "object") {
+        for (const key of Object.keys(v)) {
+          this.#charge(key.length + 4);
+          stack.push([v[key] as JsonValue, d + 1]);
+        }
+      } else this.#charge(8);
+    }
+    return value;
+  }
+
   value(schema: JsonValue | undefined, depth: number): JsonValue {
-    if (++this.#steps > EXAMPLE_MAX_STEPS) throw new NoExample(`the schema has more than ${EXAMPLE_MAX_STEPS} parts to fill`);
+    this.#tick(1);
     if (depth > EXAMPLE_MAX_DEPTH) throw new NoExample(`the schema nests deeper than ${EXAMPLE_MAX_DEPTH} levels`);
-    if (schema === undefined || schema === true) return "example";
+    if (schema === undefined || schema === true) return this.#literal("example", depth);
     if (schema === false) throw new NoExample("the schema accepts no value (false)");
-    if (!isObject(schema)) return "example";
+    if (!isObject(schema)) return this.#literal("example", depth);
     const ref = own(schema, "$ref");
-    if (typeof ref === "string") return this.value(resolveRef(this.root, ref), depth + 1);
+    if (typeof ref === "string") return this.value(resolveRef(this.root, ref, this.#tick), depth + 1);
     const constant = own(schema, "const");
-    if (constant !== undefined) return constant;
+    if (constant !== undefined) return this.#literal(constant, depth);
     const enumeration = own(schema, "enum");
-    if (Array.isArray(enumeration) && enumeration.length > 0) return enumeration[0] as JsonValue;
+    if (Array.isArray(enumeration) && enumeration.length > 0) return this.#literal(enumeration[0] as JsonValue, depth);
     const dflt = own(schema, "default");
-    if (dflt !== undefined) return dflt;
+    if (dflt !== undefined) return this.#literal(dflt, depth);
     const examples = own(schema, "examples");
-    if (Array.isArray(examples) && examples.length > 0) return examples[0] as JsonValue;
+    if (Array.isArray(examples) && examples.length > 0) return this.#literal(examples[0] as JsonValue, depth);
     const allOf = own(schema, "allOf");
     if (Array.isArray(allOf) && allOf.length > 0) return this.#allOf(schema, allOf, depth);
     for (const key of ["anyOf", "oneOf"]) {
@@ -96,8 +143,11 @@ class Builder {
     const own = typeOf(schema);
     const values = [...(own === "" ? [] : [this.#typed(schema, own, depth)]), ...parts.map((p) => this.value(p, depth + 1))];
     const objects = values.filter(isObject);
-    if (objects.length === values.length) return Object.assign({}, ...objects) as JsonObject;
-    return values[values.length - 1] as JsonValue;
+    if (objects.length !== values.length) return values[values.length - 1] as JsonValue;
+    // Merged key by key as data properties: a part's "__proto__" key stays a key.
+    const merged: Record<string, JsonValue> = {};
+    for (const part of objects) for (const key of Object.keys(part)) Object.defineProperty(merged, key, { value: part[key] as JsonValue, enumerable: true, writable: true, configurable: true });
+    return merged;
   }
 
   #typed(schema: JsonObject, type: string, depth: number): JsonValue {
@@ -107,16 +157,16 @@ class Builder {
       case "array":
         return this.#array(schema, depth);
       case "string":
-        return stringFor(schema);
+        return this.#literal(stringFor(schema), depth);
       case "integer":
       case "number":
-        return numberFor(schema, type === "integer");
+        return this.#literal(numberFor(schema, type === "integer"), depth);
       case "boolean":
-        return true;
+        return this.#literal(true, depth);
       case "null":
-        return null;
+        return this.#literal(null, depth);
       default:
-        return "example";
+        return this.#literal("example", depth);
     }
   }
 
@@ -129,16 +179,26 @@ class Builder {
     const minProperties = own(schema, "minProperties");
     const min = typeof minProperties === "number" ? minProperties : 0;
     if (min > EXAMPLE_MAX_ITEMS) throw new NoExample(`the schema asks for at least ${min} properties`);
-    const requiredSet = new Set(names);
-    let filled = 0;
-    for (const name of [...names, ...Object.keys(properties)]) {
-      if (Object.prototype.hasOwnProperty.call(out, name)) continue;
-      if (!requiredSet.has(name) && filled >= min) break;
-      const sub = Object.prototype.hasOwnProperty.call(properties, name) ? properties[name] : additional === false ? undefined : isObject(additional) ? additional : undefined;
-      Object.defineProperty(out, name, { value: this.value(sub, depth + 1), enumerable: true, writable: true, configurable: true });
-      filled++;
+    // Each required name is read once per visit, and counted: a long list reached through many $refs costs steps.
+    this.#tick(names.length);
+    for (const name of names) this.#fill(out, name, properties, additional, depth);
+    if (Object.keys(out).length < min) {
+      const keys = Object.keys(properties);
+      this.#tick(keys.length);
+      for (const name of keys) {
+        if (Object.keys(out).length >= min) break;
+        this.#fill(out, name, properties, additional, depth);
+      }
     }
     return out;
+  }
+
+  /** Fills one property of `out` (once: a repeated name is skipped), as a data property whatever its name. */
+  #fill(out: Record<string, JsonValue>, name: string, properties: JsonObject, additional: JsonValue | undefined, depth: number): void {
+    if (Object.prototype.hasOwnProperty.call(out, name)) return;
+    const sub = Object.prototype.hasOwnProperty.call(properties, name) ? properties[name] : additional === false ? undefined : isObject(additional) ? additional : undefined;
+    this.#charge(name.length + 4);
+    Object.defineProperty(out, name, { value: this.value(sub, depth + 1), enumerable: true, writable: true, configurable: true });
   }
 
   #array(schema: JsonObject, depth: number): JsonValue[] {

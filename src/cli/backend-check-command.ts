@@ -9,6 +9,19 @@ import { loadRegistryOrReport, readInput } from "./print-issues.js";
 
 const STATUS_TEXT = { pass: "PASS", warn: "WARN", fail: "FAIL", skip: "SKIP" } as const;
 
+/** The widest a handler or tool name is shown: a peer's long name would pad every row of the table to it. */
+const NAME_CELL_MAX = 64;
+
+/**
+ * A name or reason as one table cell: line breaks and tabs as `\n`, `\r`, `\t`
+ * (a discovered tool's name could otherwise print rows of its own), a name cut
+ * to {@link NAME_CELL_MAX} characters with `...`.
+ */
+function cell(text: string, max = Number.POSITIVE_INFINITY): string {
+  const flat = text.replace(/[\n\r\t]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : "\\t"));
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
+
 /**
  * `omnia-tools backend-check --registry <file> [--handler <name>] [--args <tool>=<json>]… [--identity <file>] [--json]`:
  * calls each handler's backend as Omnia does and prints, check by check,
@@ -105,12 +118,12 @@ export const backendCheckCommand: CliCommand = {
     if (parsed.values.json === true) {
       io.stdout(`${JSON.stringify({ file, ...report }, null, 2)}\n`);
     } else {
-      const rows = report.results.map((r) => [STATUS_TEXT[r.status], r.handler, r.tool ?? "", r.check, r.reason]);
+      const rows = report.results.map((r) => [STATUS_TEXT[r.status], cell(r.handler, NAME_CELL_MAX), cell(r.tool ?? "", NAME_CELL_MAX), r.check, cell(r.reason)]);
       io.stdout(formatTable(["RESULT", "HANDLER", "TOOL", "CHECK", "REASON"], rows));
       const fixes = report.results.filter((r): r is BackendCheckResult & { fix: string } => (r.status === "fail" || r.status === "warn") && r.fix !== undefined);
       if (fixes.length > 0) {
         io.stdout("\nFixes:\n");
-        for (const r of fixes) io.stdout(`  ${STATUS_TEXT[r.status]} ${r.handler === "" ? "" : `${r.handler} `}${r.tool === undefined ? "" : `${r.tool} `}${r.check}: ${r.fix}\n`);
+        for (const r of fixes) io.stdout(`  ${STATUS_TEXT[r.status]} ${r.handler === "" ? "" : `${cell(r.handler, NAME_CELL_MAX)} `}${r.tool === undefined ? "" : `${cell(r.tool, NAME_CELL_MAX)} `}${r.check}: ${r.fix}\n`);
       }
       io.stdout(`\n${report.passed} passed, ${report.warned} warned, ${report.failed} failed, ${report.skipped} skipped\n`);
     }

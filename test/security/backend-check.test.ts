@@ -10,7 +10,12 @@ import { join } from "node:path";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { checkBackend } from "../../src/backend-check/index.js";
 import { exampleArguments, EXAMPLE_MAX_ITEMS } from "../../src/backend-check/example-args.js";
-import { httpReply, startHttpToolBackend, startMcpToolBackend } from "../../src/testing/index.js";
+import { errorBodyProblems } from "../../src/backend-check/error-body.js";
+import { formatTable } from "../../src/cli/format-table.js";
+import { createManualClock, httpReply, startHttpToolBackend, startMcpToolBackend } from "../../src/testing/index.js";
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { closedPortUrl, until } from "../helpers/policy-broker.js";
 import type { JsonObject } from "../../src/core/index.js";
 import { omniaTools } from "../helpers/cli.js";
 
@@ -101,9 +106,124 @@ test("a backend's error text with terminal escapes reaches the terminal escaped,
   const run = await omniaTools("backend-check", "--registry", file);
   assert.equal(run.code, 1);
   assert.equal(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(run.stdout), false);
-  assert.ok(run.stdout.includes('the model sees "HTTP 400: \\u001b]52;c;cHduZWQ=\\u0007\\u001b[2Jbad\\u000d"'), run.stdout);
+  assert.ok(run.stdout.includes('the model sees "HTTP 400: \\u001b]52;c;cHduZWQ=\\u0007\\u001b[2Jbad\\r"'), run.stdout);
   const report = await checkBackend(loadToolRegistry(readFileSync(file, "utf8")), { handler: "big" });
   const quoted = report.results.find((r) => r.check === "valid-call")?.reason ?? "";
   assert.ok(Buffer.byteLength(quoted) < 1_200, `${Buffer.byteLength(quoted)} bytes`);
   assert.ok(quoted.startsWith(`HTTP 500, the backend failed: the model sees "HTTP 500: ${"y".repeat(512)}...`), quoted.slice(0, 120));
+});
+
+test("a malformed $ref, a large const reused through $ref, and a wide schema reached through many $refs get no example, and the next tool is still checked", async () => {
+  const wide: Record<string, JsonObject> = {};
+  for (let i = 0; i < 20_000; i++) wide[`w${i}`] = { type: "string" };
+  const refs = (n: number, target: string) => {
+    const properties: Record<string, JsonObject> = {};
+    for (let i = 0; i < n; i++) properties[`p${i}`] = { $ref: `#/definitions/${target}` };
+    return { properties, required: Object.keys(properties) };
+  };
+  const mcp = await startMcpToolBackend({
+    bad_ref: { description: "d", inputSchema: { type: "object", properties: { a: { $ref: "#/definitions/%E0%A4%A" } }, required: ["a"], definitions: {} }, result: { ok: true } },
+    big_const: { description: "d", inputSchema: { type: "object", ...refs(1_000, "C"), definitions: { C: { const: "x".repeat(100_000) } } }, result: { ok: true } },
+    wide: { description: "d", inputSchema: { type: "object", ...refs(2_000, "X"), definitions: { X: { type: "object", required: Object.keys(wide), properties: wide } } }, result: { ok: true } },
+    fine: { description: "d", inputSchema: { type: "object" }, result: { ok: true } },
+  });
+  after(() => mcp.close());
+  const registry = loadToolRegistry(`handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+  const report = await checkBackend(registry);
+  assert.deepEqual(
+    report.results.filter((r) => r.check === "valid-call").map((r) => [r.tool, r.status, r.reason]),
+    [
+      ["bad_ref", "skip", 'no example arguments could be built from the input schema: the schema\'s $ref "#/definitions/%E0%A4%A" is not a valid reference'],
+      ["big_const", "skip", "no example arguments could be built from the input schema: the example would be larger than 65536 bytes"],
+      ["wide", "skip", "no example arguments could be built from the input schema: the schema has more than 10000 parts to fill"],
+      ["fine", "pass", "tools/call answered with a result"],
+    ],
+  );
+  assert.equal(mcp.calls("fine") > 0, true);
+  assert.equal(mcp.calls("big_const") + mcp.calls("wide") + mcp.calls("bad_ref"), 0);
+});
+
+test("an MCP server that never answers tools/list, and an HTTP backend that never answers a handler with no timeout: each ends on the checker's bound (manual clock)", async () => {
+  // A streamable-http MCP server by hand: initialize and ping are answered, tools/list never is.
+  const held: ServerResponse[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+    req.on("end", () => {
+      if (req.method !== "POST") {
+        res.writeHead(405).end();
+        return;
+      }
+      const message = JSON.parse(body) as { id?: number; method: string };
+      if (message.id === undefined) {
+        res.writeHead(202).end();
+        return;
+      }
+      if (message.method === "tools/list") {
+        held.push(res);
+        return;
+      }
+      const result = message.method === "initialize" ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "silent", version: "1" } } : {};
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  after(() => new Promise<void>((resolve) => { for (const r of held) r.destroy(); server.close(() => resolve()); }));
+  const http = await startHttpToolBackend({ routes: { "HEAD /t": httpReply({ status: 200 }), "POST /t": { ok: true } }, faults: { "POST /t": { kind: "hang" } } });
+  after(() => http.close());
+  const registry = loadToolRegistry(`handlers:
+  - name: silent
+    type: mcp
+    timeout: 2s
+    mcpConfig: { transport: streamable-http, endpoint: "http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp" }
+  - name: forever
+    type: http
+    timeout: 0s
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${http.url}/t" }
+`);
+  const clock = createManualClock();
+  const running = checkBackend(registry, { clock });
+  await until(() => held.length === 1, "tools/list to arrive");
+  await clock.advanceAsync(2_000);
+  await until(() => http.requests.some((r) => r.method === "POST"), "the call to the backend with no timeout");
+  await clock.advanceAsync(30_000);
+  const report = await running;
+  const pick = (check: string) => report.results.filter((r) => r.check === check).map((r) => [r.handler, r.status, r.reason]);
+  assert.deepEqual(pick("list-tools"), [["silent", "fail", "tools/list was not answered within 2s"]]);
+  assert.deepEqual(pick("timeout"), [["forever", "fail", "no answer within 30s, the checker's wait; the handler sets no timeout, so Omnia would wait for ever"]]);
+});
+
+test("the report shows no userinfo and no endpoint query value of an http, openapi or mcp handler that cannot be reached", async () => {
+  const closed = (await closedPortUrl()).replace("http://", "");
+  const registry = loadToolRegistry(`handlers:
+  - name: web
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "http://user:USERINFO-SECRET@${closed}/x?api_key=ENDPOINT-Q" }
+  - name: spec
+    type: openapi
+    openAPIConfig: { specURL: "http://u:SPEC-USERINFO@${closed}/spec?token=SPEC-Q" }
+  - name: tools
+    type: mcp
+    timeout: 2s
+    mcpConfig: { transport: streamable-http, endpoint: "http://u:MCP-USERINFO@${closed}/mcp?token=MCP-Q" }
+`);
+  const report = await checkBackend(registry);
+  const text = JSON.stringify(report);
+  for (const secret of ["USERINFO-SECRET", "ENDPOINT-Q", "SPEC-USERINFO", "SPEC-Q", "MCP-USERINFO", "MCP-Q"]) assert.equal(text.includes(secret), false, `${secret} in ${text}`);
+  assert.deepEqual(
+    report.results.filter((r) => r.check === "health").map((r) => [r.handler, r.status]),
+    [["web", "fail"], ["spec", "fail"], ["tools", "fail"]],
+  );
+});
+
+test("error texts that would be quadratic for a backtracking pattern (64,000 newlines, one 70,000-character frame line) get the right verdicts; formatTable takes 200,000 rows", () => {
+  assert.deepEqual(errorBodyProblems("\n".repeat(64_000), 64_000, true, false), ["64000 bytes, cut at 512 for the model"]);
+  assert.deepEqual(errorBodyProblems(`\n at ${"a".repeat(70_000)}`, 70_005, false, false), ["at least 70005 bytes, cut at 512 for the model"]);
+  assert.deepEqual(errorBodyProblems("boom\n    at handler (/srv/app.js:10:5)", 36, true, false), ["a stack trace"]);
+  assert.deepEqual(errorBodyProblems("Traceback (most recent call last):\n  File x", 40, true, false), ["a stack trace"]);
+  assert.deepEqual(errorBodyProblems("city is required", 16, true, false), []);
+  const table = formatTable(["A", "B"], Array.from({ length: 200_000 }, (_, i) => [`r${i}`, "x"]));
+  assert.equal(table.split("\n").length, 200_002);
 });
