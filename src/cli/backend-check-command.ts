@@ -4,8 +4,8 @@ import type { Identity } from "../headers/index.js";
 import { readIdentity } from "./call-command.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
-import { parseCommandArgs, usageError } from "./parse-command-args.js";
-import { loadRegistryOrReport, readInput } from "./print-issues.js";
+import { parseCommandArgs, requireRegistryFlag, usageError } from "./parse-command-args.js";
+import { loadHandlerRegistry, readInput } from "./print-issues.js";
 
 const STATUS_TEXT = { pass: "PASS", warn: "WARN", fail: "FAIL", skip: "SKIP" } as const;
 
@@ -70,15 +70,8 @@ export const backendCheckCommand: CliCommand = {
   async run(argv, io) {
     const parsed = parseCommandArgs(this, argv, { registry: { type: "string" }, handler: { type: "string" }, args: { type: "string", multiple: true }, identity: { type: "string" }, json: { type: "boolean" } }, io);
     if (typeof parsed === "number") return parsed;
-    const file = parsed.values.registry;
-    if (typeof file !== "string") {
-      usageError(this, io, "--registry is required");
-      return EXIT_USAGE;
-    }
-    if (parsed.positionals.length > 0) {
-      usageError(this, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-      return EXIT_USAGE;
-    }
+    const file = requireRegistryFlag(this, io, parsed);
+    if (typeof file === "number") return file;
     const args: Record<string, JsonValue> = {};
     for (const entry of (parsed.values.args as string[] | undefined) ?? []) {
       const eq = entry.indexOf("=");
@@ -105,15 +98,9 @@ export const backendCheckCommand: CliCommand = {
       }
       identity = read;
     }
-    const text = await readInput(io, this.name, file);
-    if (text === undefined) return EXIT_USAGE;
-    const registry = loadRegistryOrReport(io, file, text);
-    if (typeof registry === "number") return registry;
     const only = parsed.values.handler;
-    if (typeof only === "string" && registry.getHandler(only) === undefined) {
-      usageError(this, io, `no handler named ${JSON.stringify(only)} in ${file}`);
-      return EXIT_USAGE;
-    }
+    const registry = await loadHandlerRegistry(this, io, file, only);
+    if (typeof registry === "number") return registry;
     const report = await checkBackend(registry, { args, ...(typeof only === "string" ? { handler: only } : {}), ...(identity === undefined ? {} : { identity }) });
     if (parsed.values.json === true) {
       io.stdout(`${JSON.stringify({ file, ...report }, null, 2)}\n`);

@@ -58,3 +58,21 @@ function unknownFlagHint(error: unknown, flags: readonly string[]): string | und
   const hint = didYouMean(flag, [...flags, "help"], (name) => `"--${name}"`);
   return hint === undefined ? undefined : `unknown option "--${flag}" (${hint})`;
 }
+
+/**
+ * The `--registry <file>` a command requires, with no positional argument
+ * beside it (probe, backend-check); or the exit code after the usage error
+ * was printed.
+ */
+export function requireRegistryFlag(command: CliCommand, io: CliIo, parsed: { readonly values: { readonly registry?: unknown }; readonly positionals: readonly string[] }): string | number {
+  const file = parsed.values.registry;
+  if (typeof file !== "string") {
+    usageError(command, io, "--registry is required");
+    return EXIT_USAGE;
+  }
+  if (parsed.positionals.length > 0) {
+    usageError(command, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+    return EXIT_USAGE;
+  }
+  return file;
+}

@@ -1,6 +1,7 @@
 import { isOmniaToolsError, type ConfigIssue } from "../core/index.js";
 import { inspectToolRegistry, type LoadToolRegistryOptions, type ManifestIssue, type ToolRegistry } from "../manifest/index.js";
-import { EXIT_FAILURE, EXIT_USAGE, type CliIo } from "./cli-command.js";
+import { EXIT_FAILURE, EXIT_USAGE, type CliCommand, type CliIo } from "./cli-command.js";
+import { usageError } from "./parse-command-args.js";
 
 /** `<file>:<line>: <path>: <message>`, the compiler-style line editors link to. */
 export function formatIssue(file: string, issue: ManifestIssue | ConfigIssue, label = ""): string {
@@ -70,4 +71,21 @@ export function loadRegistryOrReport(io: CliIo, file: string, text: string, opti
   if (error !== undefined) return reportProblems(io, file, error.issues, warnings, error.code);
   for (const warning of warnings) io.stderr(formatIssue(file, warning, "warning: "));
   return registry as ToolRegistry;
+}
+
+/**
+ * Reads and loads the registry `file`, and checks that `handler` (`--handler`,
+ * when given) names one of its handlers; or the exit code after the problem was
+ * printed (probe, backend-check).
+ */
+export async function loadHandlerRegistry(command: CliCommand, io: CliIo, file: string, handler: unknown): Promise<ToolRegistry | number> {
+  const text = await readInput(io, command.name, file);
+  if (text === undefined) return EXIT_USAGE;
+  const registry = loadRegistryOrReport(io, file, text);
+  if (typeof registry === "number") return registry;
+  if (typeof handler === "string" && registry.getHandler(handler) === undefined) {
+    usageError(command, io, `no handler named ${JSON.stringify(handler)} in ${file}`);
+    return EXIT_USAGE;
+  }
+  return registry;
 }

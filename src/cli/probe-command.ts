@@ -2,8 +2,8 @@ import { createToolExecutor, type HandlerHealth } from "../executor/index.js";
 import { checkSchemaTargets, formatPath, SCHEMA_TARGETS, type SchemaTargetIssue, type ToolDescriptor } from "../manifest/index.js";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
-import { parseCommandArgs, readTargetsFlag, usageError } from "./parse-command-args.js";
-import { loadRegistryOrReport, readInput } from "./print-issues.js";
+import { parseCommandArgs, readTargetsFlag, requireRegistryFlag, usageError } from "./parse-command-args.js";
+import { loadHandlerRegistry } from "./print-issues.js";
 
 /** A client handler is not probed, so it is not called healthy either. */
 function healthText(r: HandlerHealth): string {
@@ -56,26 +56,13 @@ export const probeCommand: CliCommand = {
   async run(args, io) {
     const parsed = parseCommandArgs(this, args, { registry: { type: "string" }, handler: { type: "string" }, target: { type: "string" }, json: { type: "boolean" } }, io);
     if (typeof parsed === "number") return parsed;
-    const file = parsed.values.registry;
-    if (typeof file !== "string") {
-      usageError(this, io, "--registry is required");
-      return EXIT_USAGE;
-    }
-    if (parsed.positionals.length > 0) {
-      usageError(this, io, `unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-      return EXIT_USAGE;
-    }
+    const file = requireRegistryFlag(this, io, parsed);
+    if (typeof file === "number") return file;
     const targets = readTargetsFlag(this, io, parsed.values.target);
     if (typeof targets === "number") return targets;
-    const text = await readInput(io, this.name, file);
-    if (text === undefined) return EXIT_USAGE;
-    const registry = loadRegistryOrReport(io, file, text);
-    if (typeof registry === "number") return registry;
     const only = parsed.values.handler;
-    if (typeof only === "string" && registry.getHandler(only) === undefined) {
-      usageError(this, io, `no handler named ${JSON.stringify(only)} in ${file}`);
-      return EXIT_USAGE;
-    }
+    const registry = await loadHandlerRegistry(this, io, file, only);
+    if (typeof registry === "number") return registry;
     const executor = createToolExecutor({ registry });
     let results: readonly HandlerHealth[];
     let refused: { readonly tool: ToolDescriptor; readonly issue: SchemaTargetIssue }[] = [];
