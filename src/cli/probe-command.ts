@@ -1,8 +1,8 @@
 import { createToolExecutor, type HandlerHealth } from "../executor/index.js";
 import { checkSchemaTargets, formatPath, SCHEMA_TARGETS, type SchemaTargetIssue, type ToolDescriptor } from "../manifest/index.js";
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CliCommand } from "./cli-command.js";
+import { EXIT_FAILURE, EXIT_OK, type CliCommand } from "./cli-command.js";
 import { formatTable } from "./format-table.js";
-import { parseCommandArgs, readTargetsFlag, requireRegistryFlag, usageError } from "./parse-command-args.js";
+import { parseCommandArgs, readTargetsFlag, requireRegistryFlag } from "./parse-command-args.js";
 import { loadHandlerRegistry } from "./print-issues.js";
 
 /** A client handler is not probed, so it is not called healthy either. */
