@@ -219,14 +219,21 @@ const UNDICI_REQUEST_CREATE = "undici:request:create";
 /** The trace-context headers an undici instrumentation appends for its own client span. */
 const INSTRUMENTATION_TRACE_HEADERS: readonly string[] = ["traceparent", "tracestate"];
 
+/** The W3C fields a trace writer may put in place of a header the request already has. */
+const W3C_TRACE_FIELDS: ReadonlySet<string> = new Set(["traceparent", "tracestate", "baggage"]);
+
 /**
- * Writes a span's trace context into an attempt's headers, last: a header of
- * the same name in any letter case (a static `Traceparent`) is replaced, so
- * the request never carries two. When the span injects nothing because an
- * undici instrumentation subscribes to `undici:request:create` (`auto` mode),
- * that instrumentation appends its own `traceparent` (and `tracestate`) to the
- * request: a configured header of those names is removed, or the backend would
- * receive two.
+ * Writes a span's trace context into an attempt's headers, last: a W3C
+ * field (`traceparent`, `tracestate`, `baggage`) replaces a header of the same
+ * name in any letter case (a static `Traceparent`), so the request never
+ * carries two. Any other field the host's propagator writes (B3, a vendor's)
+ * is added only when the request has no header of that name: a propagator
+ * never replaces the handler's `Authorization`, a `headersFromSecret` header or
+ * any other header the call already carries. When the span injects nothing
+ * because an undici instrumentation subscribes to `undici:request:create`
+ * (`auto` mode), that instrumentation appends its own `traceparent` (and
+ * `tracestate`) to the request: a configured header of those names is
+ * removed, or the backend would receive two.
  */
 function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } | undefined, inject: (span: CallSpan, carrier: Record<string, string>) => void): (span: CallSpan, headers: Record<string, string>) => void {
   return (span, headers) => {
@@ -235,7 +242,10 @@ function traceWriter(undiciRequestCreate: { readonly hasSubscribers: boolean } |
     const names = Object.keys(trace);
     if (names.length === 0 && undiciRequestCreate?.hasSubscribers === true) names.push(...INSTRUMENTATION_TRACE_HEADERS);
     for (const name of names) {
-      for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name) delete headers[existing];
+      const lower = name.toLowerCase();
+      const existing = Object.keys(headers).filter((k) => k.toLowerCase() === lower);
+      if (existing.length > 0 && !W3C_TRACE_FIELDS.has(lower)) continue;
+      for (const key of existing) delete headers[key];
       const value = trace[name];
       if (value !== undefined) headers[name] = value;
     }

@@ -129,6 +129,17 @@ test("trace context sent to MCP servers and gRPC backends carries only tracepare
   assert.equal(mcpCall.headers.authorization, `Bearer ${SECRETS.mcp}`);
 });
 
+test("on an HTTP call a host propagator's fields never replace the handler's Authorization or a headersFromSecret header; its W3C fields are sent", async () => {
+  const ex = executor({ propagator, propagation: "always" });
+  const out = await withBaggage(() => ex.execute({ id: "p1", name: "reflect", arguments: "{}" }));
+  assert.equal(out.status, "success");
+  const seen = JSON.parse(out.status === "success" ? out.resultJson : "{}") as { auth?: string; key?: string };
+  assert.deepEqual([seen.auth, seen.key], [`Bearer ${SECRETS.bearer}`, SECRETS.header]);
+  const request = http.requests.at(-1)!;
+  assert.match(String(request.headers["traceparent"]), /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+  assert.equal(request.headers["baggage"], "tenant=acme");
+});
+
 test("captureContent shows the bearer token, headersFromSecret values and staticQuery values as *** in the recorded arguments and result, as error texts show them", async () => {
   // The host's propagator here writes only W3C fields (the HTTP trace writer sends whatever fields the host's propagator writes).
   const ex = executor({ captureContent: true, propagator: w3c });
