@@ -23,6 +23,9 @@ import { closedPortUrl, until } from "./helpers/policy-broker.js";
 import { omniaTools } from "./helpers/cli.js";
 import { startOpenApiServer } from "./helpers/openapi-server.js";
 
+/** The health probe waits 120 s, not 5: a loaded machine must not turn a probe into a failed check. */
+const PROBE = "probe: { enabled: true, timeout: 120s }\n";
+
 /** Each result as `STATUS handler/tool check: reason`, latencies as `<n>ms`. */
 function lines(report: BackendCheckReport): string[] {
   return report.results.map((r) => `${r.status.toUpperCase()} ${r.handler}${r.tool === undefined ? "" : `/${r.tool}`} ${r.check}: ${r.reason.replace(/\b\d+ms\b/g, "<n>ms")}`);
@@ -51,7 +54,7 @@ test("a backend that keeps the contract passes every check, over HTTP, gRPC and 
   const mcp = await startMcpToolBackend({
     add: { description: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] }, result: (a) => (typeof a["a"] === "number" ? { sum: (a["a"] as number) + (a["b"] as number) } : mcpResult({ isError: true, content: [{ type: "text", text: "a and b are required" }] })) },
   });
-  const registry = loadToolRegistry(`handlers:
+  const registry = loadToolRegistry(`${PROBE}handlers:
   - name: weather
     type: http
     tool: { name: get_weather, description: d, inputSchema: ${CITY}, outputSchema: { type: object, required: [temp] } }
@@ -131,7 +134,7 @@ test("HTTP backends that break a rule: each check says what is wrong and how to 
   });
   const retry = ", retryPolicy: { maxAttempts: 2 }";
   const registry = loadToolRegistry(
-    `handlers:\n${httpHandler("text", http.url)}${httpHandler("down", http.url)}${httpHandler("picky", http.url)}` +
+    `${PROBE}handlers:\n${httpHandler("text", http.url)}${httpHandler("down", http.url)}${httpHandler("picky", http.url)}` +
       `  - name: shape
     type: http
     tool: { name: shape, description: d, inputSchema: ${CITY}, outputSchema: { type: object, required: [temp] } }
@@ -190,7 +193,7 @@ test("the timeout check: no answer within the handler's timeout fails, one past 
     routes: { "HEAD /hang": httpReply({ status: 200 }), "POST /hang": { temp: 1 }, "HEAD /slow": httpReply({ status: 200 }), "POST /slow": { temp: 1 } },
     faults: { "POST /hang": { kind: "hang", calls: [1] }, "POST /slow": { kind: "latency", ms: 700, calls: [1] } },
   });
-  const registry = loadToolRegistry(`handlers:\n${httpHandler("hang", http.url).replace("    type: http", "    type: http\n    timeout: 1s")}${httpHandler("slow", http.url).replace("    type: http", "    type: http\n    timeout: 1s")}`);
+  const registry = loadToolRegistry(`${PROBE}handlers:\n${httpHandler("hang", http.url).replace("    type: http", "    type: http\n    timeout: 1s")}${httpHandler("slow", http.url).replace("    type: http", "    type: http\n    timeout: 1s")}`);
   try {
     const posts = (path: string) => http.requests.filter((r) => r.method === "POST" && r.path === path).length;
     const running = checkBackend(registry, { clock });
@@ -239,7 +242,7 @@ test("gRPC backends: is_error for a valid call, an empty result_json (null, as O
     tool: { name: ${name}, description: d, inputSchema: { type: object, properties: { id: { type: string } }, required: [id] } }
     grpcConfig: { endpoint: "${endpoint}" }
 `;
-  const registry = loadToolRegistry(`handlers:\n${tool("refuses", grpc.endpoint)}${tool("empty", grpc.endpoint)}${tool("internal", grpc.endpoint)}${tool("gone", closed.replace("http://", ""))}`);
+  const registry = loadToolRegistry(`${PROBE}handlers:\n${tool("refuses", grpc.endpoint)}${tool("empty", grpc.endpoint)}${tool("internal", grpc.endpoint)}${tool("gone", closed.replace("http://", ""))}`);
   try {
     const report = await checkBackend(registry);
     const pick = (handler: string, check: string) => {
@@ -264,7 +267,7 @@ test("MCP servers: a schema PromptKit cannot compile, an error result for a vali
     refuses: { description: "d", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, result: mcpResult({ isError: true, content: [{ type: "text", text: "no such item" }] }) },
   });
   const closed = await closedPortUrl();
-  const registry = loadToolRegistry(`handlers:
+  const registry = loadToolRegistry(`${PROBE}handlers:
   - name: srv
     type: mcp
     mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }
@@ -296,7 +299,7 @@ test("MCP servers: a schema PromptKit cannot compile, an error result for a vali
 
 test("args: given arguments are sent as they are; ones the schema refuses fail; arguments for a tool nobody serves fail", async () => {
   const http = await startHttpToolBackend({ routes: { "/weather": weather } });
-  const registry = loadToolRegistry(`handlers:\n${httpHandler("weather", http.url)}`);
+  const registry = loadToolRegistry(`${PROBE}handlers:\n${httpHandler("weather", http.url)}`);
   try {
     const report = await checkBackend(registry, { args: { weather: '{"city":"Lisbon"}', nope: {} } });
     assert.equal(http.requests.find((r) => r.method === "POST")?.body, '{"city":"Lisbon"}');
@@ -315,7 +318,7 @@ test("omnia-tools backend-check: a table with the fixes, exit 0 when nothing fai
   const dir = await mkdtemp(join(tmpdir(), "omnia-backend-check-"));
   try {
     const file = join(dir, "registry.yaml");
-    await writeFile(file, `handlers:\n${httpHandler("weather", http.url)}${httpHandler("text", http.url)}`);
+    await writeFile(file, `${PROBE}handlers:\n${httpHandler("weather", http.url)}${httpHandler("text", http.url)}`);
     const good = await omniaTools("backend-check", "--registry", file, "--handler", "weather", "--args", 'weather={"city":"Oslo"}');
     assert.equal(good.code, 0, good.stderr);
     assert.equal(
@@ -358,7 +361,7 @@ test("omnia-tools backend-check: a table with the fixes, exit 0 when nothing fai
 
 test("OpenAPI: every operation the document gives is called as Omnia calls it, and judged", async () => {
   const pets = await startOpenApiServer();
-  const registry = loadToolRegistry(`handlers:
+  const registry = loadToolRegistry(`${PROBE}handlers:
   - name: pets
     type: openapi
     openAPIConfig: { specURL: "${pets.specURL}", operationFilter: [getPetById, addPet] }
@@ -398,7 +401,7 @@ test("MCP: a JSON-RPC error for arguments the schema refuses warns (Omnia retrie
     },
     { faults: { add: { kind: "error", code: -32602, message: "Invalid params: a is required", calls: [2] }, rpc: { kind: "error", code: -32603, message: "boom" } } },
   );
-  const registry = loadToolRegistry(`handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+  const registry = loadToolRegistry(`${PROBE}handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
   try {
     const report = await checkBackend(registry);
     const pick = (tool: string, check: string) => report.results.find((r) => r.tool === tool && r.check === check);
@@ -421,7 +424,7 @@ test("HTTP: a 204 fails the valid call but its identity headers were accepted; t
     faults: { "POST /retry": { kind: "status", status: 503, calls: [1] } },
   });
   const registry = loadToolRegistry(
-    `handlers:\n${httpHandler("empty", http.url)}${httpHandler("retry", http.url, ", retryPolicy: { maxAttempts: 2, initialBackoff: 1500ms, maxBackoff: 1500ms }").replace("    type: http", "    type: http\n    timeout: 2s")}`,
+    `${PROBE}handlers:\n${httpHandler("empty", http.url)}${httpHandler("retry", http.url, ", retryPolicy: { maxAttempts: 2, initialBackoff: 1500ms, maxBackoff: 1500ms }").replace("    type: http", "    type: http\n    timeout: 2s")}`,
   );
   try {
     const running = checkBackend(registry, { clock });
@@ -451,7 +454,7 @@ test("omnia-tools backend-check: a tool name with line breaks prints as one esca
   const dir = await mkdtemp(join(tmpdir(), "omnia-backend-check-names-"));
   try {
     const file = join(dir, "registry.yaml");
-    await writeFile(file, `handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+    await writeFile(file, `${PROBE}handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
     const run = await omniaTools("backend-check", "--registry", file);
     const rows = run.stdout.split("\n").filter((l) => /^(PASS|WARN|FAIL|SKIP) /.test(l));
     assert.equal(rows.filter((l) => l.includes("fake")).every((l) => l.includes("ok\\nPASS  srv  fake  valid-call  all good")), true, run.stdout);

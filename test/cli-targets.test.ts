@@ -98,7 +98,8 @@ test("omnia-tools probe --target: the discovered tools of a real MCP server are 
   const dir = await mkdtemp(join(tmpdir(), "omnia-targets-"));
   after(() => rm(dir, { recursive: true, force: true }));
   const file = join(dir, "registry.yaml");
-  await writeFile(file, `handlers:\n  - name: gh\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`);
+  // The probe waits 120 s, not 5: the CLI's cold start and the MCP SDK's first load on a loaded machine are no health verdict.
+  await writeFile(file, `probe: { enabled: true, timeout: 120s }\nhandlers:\n  - name: gh\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`);
 
   // What the CLI prints is what checkSchemaTargets gives for the discovered descriptor.
   const executor = createToolExecutor({ registry: loadToolRegistry(`handlers:\n  - name: gh\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`) });

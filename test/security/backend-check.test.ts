@@ -19,6 +19,9 @@ import { closedPortUrl, until } from "../helpers/policy-broker.js";
 import type { JsonObject } from "../../src/core/index.js";
 import { omniaTools } from "../helpers/cli.js";
 
+/** The health probe waits 120 s, not 5: a loaded machine must not turn a probe into a failed check. */
+const PROBE = "probe: { enabled: true, timeout: 120s }\n";
+
 const dir = mkdtempSync(join(tmpdir(), "omnia-backend-check-sec-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,7 +39,7 @@ test("hostile MCP schemas (a billion items, a terabyte string, a $ref cycle, 100
   assert.deepEqual(exampleArguments(deep), { ok: false, reason: "the schema nests deeper than 32 levels" });
   const mcp = await startMcpToolBackend(Object.fromEntries(Object.entries(hostile).map(([name, inputSchema]) => [name, { description: "d", inputSchema, result: { ok: true } }])));
   after(() => mcp.close());
-  const registry = loadToolRegistry(`handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+  const registry = loadToolRegistry(`${PROBE}handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
   const report = await checkBackend(registry);
   const skipped = report.results.filter((r) => r.check === "valid-call").map((r) => [r.tool, r.status, r.reason]);
   assert.deepEqual(skipped, [
@@ -52,7 +55,7 @@ test("hostile MCP schemas (a billion items, a terabyte string, a $ref cycle, 100
 test("checkBackend's report holds no bearer token, headersFromSecret value or staticQuery value, whatever fails", async () => {
   const backend = await startHttpToolBackend({ routes: { "HEAD /t": httpReply({ status: 200 }), "POST /t": httpReply({ status: 502, text: "bad gateway" }) } });
   after(() => backend.close());
-  const registry = loadToolRegistry(`handlers:
+  const registry = loadToolRegistry(`${PROBE}handlers:
   - name: h
     type: http
     tool: { name: t, description: d, inputSchema: { type: object, properties: { q: { type: string } }, required: [q] } }
@@ -92,7 +95,7 @@ test("a backend's error text with terminal escapes reaches the terminal escaped,
   const file = join(dir, "registry.yaml");
   writeFileSync(
     file,
-    `handlers:
+    `${PROBE}handlers:
   - name: h
     type: http
     tool: { name: t, description: d, inputSchema: ${schema} }
@@ -128,7 +131,7 @@ test("a malformed $ref, a large const reused through $ref, and a wide schema rea
     fine: { description: "d", inputSchema: { type: "object" }, result: { ok: true } },
   });
   after(() => mcp.close());
-  const registry = loadToolRegistry(`handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
+  const registry = loadToolRegistry(`${PROBE}handlers:\n  - name: srv\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }\n`);
   const report = await checkBackend(registry);
   assert.deepEqual(
     report.results.filter((r) => r.check === "valid-call").map((r) => [r.tool, r.status, r.reason]),
@@ -171,7 +174,7 @@ test("an MCP server that never answers tools/list, and an HTTP backend that neve
   after(() => new Promise<void>((resolve) => { for (const r of held) r.destroy(); server.close(() => resolve()); }));
   const http = await startHttpToolBackend({ routes: { "HEAD /t": httpReply({ status: 200 }), "POST /t": { ok: true } }, faults: { "POST /t": { kind: "hang" } } });
   after(() => http.close());
-  const registry = loadToolRegistry(`handlers:
+  const registry = loadToolRegistry(`${PROBE}handlers:
   - name: silent
     type: mcp
     timeout: 2s
@@ -196,7 +199,7 @@ test("an MCP server that never answers tools/list, and an HTTP backend that neve
 
 test("the report shows no userinfo and no endpoint query value of an http, openapi or mcp handler that cannot be reached", async () => {
   const closed = (await closedPortUrl()).replace("http://", "");
-  const registry = loadToolRegistry(`handlers:
+  const registry = loadToolRegistry(`${PROBE}handlers:
   - name: web
     type: http
     tool: { name: t, description: d, inputSchema: { type: object } }
