@@ -319,7 +319,15 @@ test("omnia-tools backend-check: a table with the fixes, exit 0 when nothing fai
   try {
     const file = join(dir, "registry.yaml");
     await writeFile(file, `${PROBE}handlers:\n${httpHandler("weather", http.url)}${httpHandler("text", http.url)}`);
-    const good = await omniaTools("backend-check", "--registry", file, "--handler", "weather", "--args", 'weather={"city":"Oslo"}');
+    // Six runs of the CLI at once: each is a child process; the handlers they check are their own.
+    const [good, bad, json, usage, badJson, noHandler] = await Promise.all([
+      omniaTools("backend-check", "--registry", file, "--handler", "weather", "--args", 'weather={"city":"Oslo"}'),
+      omniaTools("backend-check", "--registry", file, "--handler", "text"),
+      omniaTools("backend-check", "--registry", file, "--handler", "text", "--json"),
+      omniaTools("backend-check", "--registry", file, "--args", "weather"),
+      omniaTools("backend-check", "--registry", file, "--args", "weather={"),
+      omniaTools("backend-check", "--registry", file, "--handler", "zzz"),
+    ]);
     assert.equal(good.code, 0, good.stderr);
     assert.equal(
       good.stdout.replace(/\b\d+ms\b/g, "<n>ms").replace(/ +\n/g, "\n"),
@@ -337,20 +345,15 @@ test("omnia-tools backend-check: a table with the fixes, exit 0 when nothing fai
         "",
       ].join("\n"),
     );
-    const bad = await omniaTools("backend-check", "--registry", file, "--handler", "text");
     assert.equal(bad.code, 1);
     assert.match(bad.stdout, /\nFixes:\n {2}FAIL text text valid-call: answer a valid call with a JSON body \(Content-Type: application\/json\)\n {2}WARN text text error-status: answer arguments you cannot use with an error that says what is wrong \(HTTP 400 or 422, is_error, an MCP error result\)\n\n4 passed, 1 warned, 1 failed, 0 skipped\n$/);
-    const json = await omniaTools("backend-check", "--registry", file, "--handler", "text", "--json");
     assert.equal(json.code, 1);
     const parsed = JSON.parse(json.stdout) as BackendCheckReport & { file: string };
     assert.deepEqual([parsed.file, parsed.ok, parsed.passed, parsed.warned, parsed.failed, parsed.skipped, parsed.results.length], [file, false, 4, 1, 1, 0, 6]);
-    const usage = await omniaTools("backend-check", "--registry", file, "--args", "weather");
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--args takes <tool>=<json>; got "weather"/);
-    const badJson = await omniaTools("backend-check", "--registry", file, "--args", "weather={");
     assert.equal(badJson.code, 2);
     assert.match(badJson.stderr, /--args weather: not valid JSON: /);
-    const noHandler = await omniaTools("backend-check", "--registry", file, "--handler", "zzz");
     assert.equal(noHandler.code, 2);
     assert.match(noHandler.stderr, /no handler named "zzz" in /);
   } finally {
