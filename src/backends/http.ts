@@ -3,13 +3,13 @@ import type { HttpHandlerConfig } from "../manifest/index.js";
 import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
 import {
   buildParsedHttpRequest,
+  fixedQueryKeys,
   HttpStatusError,
   HttpTransportError,
   interpretHttpResponse,
   sendHttpRequest,
   startHttpRequest,
   sensitiveHeaderNames,
-  urlQueryKeys,
   type HttpHeaderContext,
   type HttpInterpretation,
   type HttpRequestShape,
@@ -420,7 +420,7 @@ export async function probeHttp(env: BackendEnv, url: string, auth: Readonly<Rec
   try {
     // The probe carries the handler's credentials: none follows a redirect to another origin, as on a tool call.
     // The endpoint's own query values are the manifest's, as on a call: an error text shows them as ***.
-    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth, redactQuery: urlQueryKeys(url) }, { signal, maxErrorBodyBytes: 0, sensitiveHeaders: credentialHeaderNames(undefined, auth) })).status;
+    status = (await sendHttpRequest(env.dispatcher(), { method: "HEAD", url, headers: auth, redactQuery: [...fixedQueryKeys(url, {}).keys()] }, { signal, maxErrorBodyBytes: 0, sensitiveHeaders: credentialHeaderNames(undefined, auth) })).status;
   } catch (e) {
     if (signal.aborted) throw e;
     throw new Error(`health check failed: ${(e as Error).message}`, { cause: e });

@@ -8,5 +8,5 @@ export { HttpStatusError, HttpTransportError, HttpRequestError, MappingError } f
 export { expandUrlTemplate } from "./url-template.js";
 export type { UrlTemplateExpansion } from "./url-template.js";
 export { fixedQueryKeys } from "./fixed-query.js";
-export { redactUrl, urlQueryKeys } from "./redact-url.js";
+export { redactUrl } from "./redact-url.js";
 export { queryEscape } from "../core/index.js";

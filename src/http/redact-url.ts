@@ -54,19 +54,3 @@ function decodeQueryComponent(text: string): string {
     return spaced;
   }
 }
-
-/**
- * The keys of a URL's own query, for {@link redactUrl}: a manifest URL's query
- * values are fixed by the manifest (an API key, often), so error texts show
- * them as `***`. Undefined for text that is not a URL or has no query.
- * @internal Does not follow semver.
- */
-export function urlQueryKeys(url: string): string[] | undefined {
-  if (!url.includes("?")) return undefined;
-  try {
-    const keys = [...new URL(url).searchParams.keys()];
-    return keys.length === 0 ? undefined : keys;
-  } catch {
-    return undefined;
-  }
-}

@@ -13,7 +13,7 @@ import {
   type Logger,
   type TimerHandle,
 } from "../core/index.js";
-import { errorBodyText, MAX_RESPONSE_BYTES, sendHttpRequest, sensitiveHeaderNames, urlQueryKeys, type HttpDispatcher, type HttpWireResponse } from "../http/index.js";
+import { errorBodyText, MAX_RESPONSE_BYTES, fixedQueryKeys, sendHttpRequest, sensitiveHeaderNames, type HttpDispatcher, type HttpWireResponse } from "../http/index.js";
 import { aliasExpansionProblem } from "../yaml-limits/index.js";
 import { OpenApiSpecError } from "./errors.js";
 import { deriveOpenApiOperations } from "./operations.js";
@@ -153,7 +153,7 @@ async function fetchSpec(handler: OpenApiHandlerInput, options: LoadOpenApiOptio
     // The fetch's headers are the handler's credentials: none of them follows a redirect to another origin (the same
     // rule as a tool call's, whatever a header is called: `auth.workloadIdentity.header: X-Api-Token`, say).
     const headers = { ...(options.headers ?? {}) };
-    response = await sendHttpRequest(own ?? (options.dispatcher as HttpDispatcher), { method: "GET", url, headers, redactQuery: urlQueryKeys(url) }, { signal: controller.signal, sensitiveHeaders: sensitiveHeaderNames(headers) });
+    response = await sendHttpRequest(own ?? (options.dispatcher as HttpDispatcher), { method: "GET", url, headers, redactQuery: [...fixedQueryKeys(url, {}).keys()] }, { signal: controller.signal, sensitiveHeaders: sensitiveHeaderNames(headers) });
   } catch (error) {
     if (parent?.aborted === true) {
       throw new AbortedError(`loadOpenApiOperations: handler ${JSON.stringify(handler.name)}: the caller's signal aborted`, { cause: parent.reason });
