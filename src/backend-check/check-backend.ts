@@ -10,6 +10,7 @@ import { validateArguments, validateResult } from "../turn/index.js";
 import { CaptureDispatcher, exchangeText, type Exchange } from "./capture-dispatcher.js";
 import { exampleArguments, invalidArguments } from "./example-args.js";
 import { checkGrpcListTools } from "./grpc-list-tools.js";
+import { NO_TIMEOUT_WAIT_MS, waitFor, within, type Emit, type Settled } from "./wait.js";
 import { errorBodyProblems, ERROR_BODY_BYTES } from "./error-body.js";
 import type { BackendCheckName, BackendCheckReport, BackendCheckResult, BackendCheckStatus, CheckBackendOptions } from "./types.js";
 
@@ -36,8 +37,6 @@ const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS", "
 const CALLER_CODES = new Set(["INVALID_ARGUMENT", "FAILED_PRECONDITION", "OUT_OF_RANGE", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "UNAUTHENTICATED"]);
 
 const KNOWN_OPTIONS = new Set(["handler", "args", "identity", "agent", "secrets", "workloadIdentity", "dispatcher", "clock", "logger"]);
-
-type Emit = (check: BackendCheckName, status: BackendCheckStatus, reason: string, fix?: string) => void;
 
 /** The body of {@link checkBackend}, loaded on its first call. @internal */
 export async function runBackendCheck(registry: ToolRegistry, options: CheckBackendOptions = {}): Promise<BackendCheckReport> {
@@ -141,33 +140,6 @@ async function checkHandler(
   } finally {
     await executor.close().catch(() => undefined);
   }
-}
-
-/** How long the checker waits on a handler's peer when the handler sets no timeout: Omnia's default handler timeout. */
-const NO_TIMEOUT_WAIT_MS = 30_000;
-
-/** The handler's timeout, or {@link NO_TIMEOUT_WAIT_MS} when it sets none: the checker never waits on a peer unbounded. */
-function waitFor(handler: HandlerConfig): number {
-  return handler.timeoutMs > 0 ? handler.timeoutMs : NO_TIMEOUT_WAIT_MS;
-}
-
-type Settled<T> = { readonly settled: true; readonly value: T } | { readonly settled: false };
-
-/** `promise`, or `{ settled: false }` after `ms` on the clock; a later rejection of `promise` is dropped. */
-function within<T>(promise: Promise<T>, ms: number, clock: Clock): Promise<Settled<T>> {
-  return new Promise((resolve, reject) => {
-    const timer = clock.setTimeout(() => resolve({ settled: false }), ms);
-    promise.then(
-      (value) => {
-        timer.clear();
-        resolve({ settled: true, value });
-      },
-      (error: unknown) => {
-        timer.clear();
-        reject(error);
-      },
-    );
-  });
 }
 
 async function checkHealth(executor: ToolExecutor, handler: HandlerConfig, emit: Emit): Promise<void> {

@@ -3,12 +3,7 @@
 // that answers should list the handler's tool with a JSON input schema.
 import { boundPeerText, GRPC_PEERS, importWithPeers, OmniaToolsError } from "../core/index.js";
 import type { GrpcHandlerConfig } from "../manifest/index.js";
-import type { BackendCheckName, BackendCheckStatus } from "./types.js";
-
-/** The wait for `ListTools` when the handler sets no timeout: Omnia's default handler timeout. */
-const LIST_TOOLS_DEFAULT_TIMEOUT_MS = 30_000;
-
-type Emit = (check: BackendCheckName, status: BackendCheckStatus, reason: string, fix?: string) => void;
+import { waitFor, type Emit } from "./wait.js";
 
 /**
  * Calls `ListTools` once, on its own connection, with the handler's endpoint
@@ -29,7 +24,7 @@ export async function checkGrpcListTools(handler: GrpcHandlerConfig, emit: Emit)
   }
   try {
     // A handler without a timeout still gets one here: the checker never waits on a peer unbounded.
-    const tools = await client.listTools({ timeoutMs: handler.timeoutMs > 0 ? handler.timeoutMs : LIST_TOOLS_DEFAULT_TIMEOUT_MS });
+    const tools = await client.listTools({ timeoutMs: waitFor(handler) });
     const mine = tools.find((t) => t.name === handler.tool.name);
     if (mine === undefined) {
       emit("list-tools", "warn", `ListTools lists ${tools.length} ${tools.length === 1 ? "tool" : "tools"}, not ${JSON.stringify(handler.tool.name)}`, "list every tool Execute serves, or leave ListTools unimplemented");
