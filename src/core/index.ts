@@ -18,6 +18,7 @@ export { rejectUnknownOptions } from "./known-options.js";
 export { systemClock, MAX_TIMER_MS, armTimer } from "./clock.js";
 export { didYouMean, nearestName } from "./did-you-mean.js";
 export { matchToolPattern } from "./tool-pattern.js";
+export { maskValues } from "./mask-values.js";
 export type { Clock, TimerHandle, TimerTarget } from "./clock.js";
 export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";

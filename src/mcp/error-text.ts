@@ -1,5 +1,5 @@
 // How the SDK's and undici's failures are read: their codes, their text and whether the session survives them.
-import { AbortedError, nodeErrorText, OmniaToolsError, toError } from "../core/index.js";
+import { AbortedError, maskValues, nodeErrorText, OmniaToolsError, toError } from "../core/index.js";
 import type { McpSdk } from "./sdk.js";
 
 /**
@@ -95,10 +95,7 @@ export function redactEndpoint(text: string, url: URL | undefined): string {
     const eq = pair.indexOf("=");
     if (eq >= 0) add(pair.slice(eq + 1).replace(/\+/g, " "));
   }
-  let out = text;
-  // Longest first, so that a value containing another is hidden whole.
-  for (const v of [...values].sort((a, b) => b.length - a.length)) if (out.includes(v)) out = out.split(v).join("***");
-  return out;
+  return maskValues(text, values);
 }
 
 function safeDecode(text: string): string {

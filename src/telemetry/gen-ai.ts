@@ -2,6 +2,7 @@
 // semantic-conventions v1.41.1 give them. Every name below is copied from that
 // tag's model files (cited beside each group); a convention that is not in
 // those files at v1.41.1 is not emitted here.
+import { maskValues } from "../core/index.js";
 
 /**
  * The semantic-conventions release the `gen_ai` names are taken from.
@@ -116,7 +117,5 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
       forms.add(JSON.stringify(value).slice(1, -1));
     }
   }
-  let out = text;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) if (form !== "" && out.includes(form)) out = out.replaceAll(form, "***");
-  return out;
+  return maskValues(text, forms);
 }
