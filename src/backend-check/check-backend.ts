@@ -12,7 +12,7 @@ import { exampleArguments, invalidArguments } from "./example-args.js";
 import { checkGrpcListTools } from "./grpc-list-tools.js";
 import { NO_TIMEOUT_WAIT_MS, waitFor, within, type Emit, type Settled } from "./wait.js";
 import { errorBodyProblems, ERROR_BODY_BYTES } from "./error-body.js";
-import type { BackendCheckName, BackendCheckReport, BackendCheckResult, BackendCheckStatus, CheckBackendOptions } from "./types.js";
+import type { BackendCheckReport, BackendCheckResult, BackendCheckStatus, CheckBackendOptions } from "./types.js";
 
 /** The identity a check's calls carry unless the host gives one: every field, one claim. */
 export const SAMPLE_IDENTITY: Identity = Object.freeze({
