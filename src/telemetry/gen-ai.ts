@@ -79,8 +79,10 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** A hostile text made safe for a span: controls replaced by U+FFFD, at most `max` code units (then `...`). */
 export function boundedText(text: string, max: number): string {
-  const clean = text.replace(CONTROL, "\uFFFD");
-  if (clean.length <= max) return clean;
+  // Each control is one code unit and becomes one, so cutting first gives the same text and
+  // scans at most `max` code units, not the whole of a hostile megabyte.
+  if (text.length <= max) return text.replace(CONTROL, "\uFFFD");
+  const clean = text.slice(0, max).replace(CONTROL, "\uFFFD");
   // Never split a surrogate pair.
   let end = max - 3;
   const last = clean.charCodeAt(end - 1);
