@@ -17,8 +17,13 @@ export default async function* failureRecap(source) {
     const cause = error?.cause ?? error;
     const message = cause instanceof Error ? cause.message : String(cause ?? "");
     const path = [...suites.slice(0, data.nesting), data.name].join(" > ");
-    failures.push(`  ${data.file ?? "(unknown file)"}: ${path}\n    ${message.split("\n")[0]}`);
+    failures.push(`  ${sourceOf(data.file) ?? "(unknown file)"}: ${path}\n    ${message.split("\n")[0]}`);
   }
   if (failures.length === 0) return;
   yield `\nrun-tests: ${failures.length} failing test${failures.length === 1 ? "" : "s"}:\n${failures.join("\n")}\n`;
+}
+
+/** The .ts a compiled test file in .test-out/ (scripts/run-tests.mjs) came from; any other path as it is. */
+function sourceOf(file) {
+  return typeof file === "string" ? file.replace(/\/\.test-out\/(.*)\.js$/, "/$1.ts") : file;
 }

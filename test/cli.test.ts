@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { omniaTools } from "./helpers/cli.js";
+import { LOADER, sourcePath } from "./helpers/source.js";
 
 
 let dir = "";
@@ -181,7 +182,7 @@ describe("omnia-tools reconcile", { concurrency: true }, () => {
     const pack = file("discover-pack.json");
     await writeFile(
       registry,
-      `handlers:\n  - name: local\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(process.execPath)}, args: ["--import", "tsx", "test/fixtures/mcp-stdio-server.ts"] }\n`,
+      `handlers:\n  - name: local\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify([...LOADER, sourcePath("test/fixtures/mcp-stdio-server.ts")])} }\n`,
     );
     await writeFile(pack, JSON.stringify({ prompts: { a: { tools: ["echo", "missing_tool"] } } }));
     const guess = await omniaTools("reconcile", "--strict", "--pack", pack, "--registry", registry);

@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { LOADER, sourceUrl } from "./helpers/source.js";
 
 /** The packages a fresh process loads while importing `entry` (seen by an ESM resolve hook and in require's cache). */
 function packagesLoadedBy(entry: string): string[] {
@@ -31,7 +32,7 @@ function packagesLoadedBy(entry: string): string[] {
     port1.close();
     console.log(JSON.stringify([...seen].sort()));
   `;
-  const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], { encoding: "utf8" });
+  const out = spawnSync(process.execPath, [...LOADER, "--input-type=module", "-e", probe], { encoding: "utf8" });
   assert.equal(out.status, 0, out.stderr);
   return JSON.parse(out.stdout.trim().split("\n").pop() ?? "[]") as string[];
 }
@@ -48,10 +49,10 @@ export async function resolve(spec, ctx, next) {
 `;
 
 test('import "omnia-tools" loads nothing from node_modules', () => {
-  assert.deepEqual(packagesLoadedBy(new URL("../src/index.ts", import.meta.url).href), []);
+  assert.deepEqual(packagesLoadedBy(sourceUrl("src/index.ts")), []);
 });
 
 
 test('import "omnia-tools/runtime" loads connect and protobuf, not ajv or undici', () => {
-  assert.deepEqual(packagesLoadedBy(new URL("../src/runtime.ts", import.meta.url).href), ["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node"]);
+  assert.deepEqual(packagesLoadedBy(sourceUrl("src/runtime.ts")), ["@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node"]);
 });

@@ -17,6 +17,7 @@ import { MemoryRecorder } from "../src/testing/index.js";
 import { createCaptureLogger } from "./helpers/capture-logger.js";
 import { startModernMcpHttpServer, type ModernMcpHttpServer } from "./helpers/mcp-modern-server.js";
 import { STANDARD_TOOLS } from "./helpers/mcp-tools.js";
+import { LOADER, sourcePath } from "./helpers/source.js";
 
 const ENVELOPE = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -162,10 +163,10 @@ test("a refusal that names no revision the client speaks fails as before: one in
   }
 });
 
-const STDIO_FIXTURE = "test/fixtures/mcp-modern-stdio-server.ts";
+const STDIO_FIXTURE = sourcePath("test/fixtures/mcp-modern-stdio-server.ts");
 
 function stdioClient(mode: "modern-only" | "both", log: string): McpToolClient {
-  return createMcpToolClient({ name: "docs", mcpConfig: { transport: "stdio", command: process.execPath, args: ["--import", "tsx", STDIO_FIXTURE, mode, log] } });
+  return createMcpToolClient({ name: "docs", mcpConfig: { transport: "stdio", command: process.execPath, args: [...LOADER, STDIO_FIXTURE, mode, log] } });
 }
 
 function wire(log: string): { method?: string; params?: Record<string, unknown> }[] {

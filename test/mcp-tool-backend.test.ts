@@ -22,6 +22,7 @@ import {
   type McpToolBackendOptions,
 } from "../src/testing.js";
 import { leakedResources, resourceBaseline } from "./helpers/resources.js";
+import { LOADER, sourceUrl } from "./helpers/source.js";
 
 const START = Date.UTC(2026, 0, 2, 3, 4, 5);
 const TRANSPORTS = ["streamable-http", "sse"] as const;
@@ -439,7 +440,7 @@ describe("startMcpToolBackend: options, validation and loading", () => {
       const seen = [];
       port1.on("message", (m) => seen.push(m));
       register("data:text/javascript,${encodeURIComponent(HOOKS)}", { data: { port: port2 }, transferList: [port2] });
-      const testing = await import(${JSON.stringify(new URL("../src/testing.ts", import.meta.url).href)});
+      const testing = await import(${JSON.stringify(sourceUrl("src/testing.ts"))});
       await new Promise((r) => setTimeout(r, 50));
       const atImport = seen.some((u) => u.includes("@modelcontextprotocol"));
       const backend = await testing.startMcpToolBackend({ t: { result: 1 } });
@@ -448,7 +449,7 @@ describe("startMcpToolBackend: options, validation and loading", () => {
       port1.close();
       console.log(JSON.stringify([atImport, seen.some((u) => u.includes("@modelcontextprotocol/sdk"))]));
     `;
-    const out = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", probe], { encoding: "utf8" });
+    const out = spawnSync(process.execPath, [...LOADER, "--input-type=module", "-e", probe], { encoding: "utf8" });
     assert.equal(out.status, 0, out.stderr);
     assert.equal(out.stdout.trim().split("\n").pop(), "[false,true]");
   });

@@ -25,6 +25,7 @@ import { createCaptureLogger } from "./helpers/capture-logger.js";
 import { startMcpHttpServer, type McpHttpTestServer } from "./helpers/mcp-server.js";
 import { closedPort, leakedResources, resourceBaseline } from "./helpers/resources.js";
 import type { TestTool } from "./helpers/mcp-tools.js";
+import { LOADER, sourcePath } from "./helpers/source.js";
 
 const HTTP_TRANSPORTS = ["streamable-http", "sse"] as const;
 type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
@@ -32,7 +33,7 @@ type HttpTransport = (typeof HTTP_TRANSPORTS)[number];
 const STDIO = {
   transport: "stdio" as const,
   command: process.execPath,
-  args: ["--import", "tsx", "test/fixtures/mcp-stdio-server.ts"],
+  args: [...LOADER, sourcePath("test/fixtures/mcp-stdio-server.ts")],
 };
 
 function httpClient(server: McpHttpTestServer, options: Parameters<typeof createMcpToolClient>[1] = {}, filter?: { allowlist?: string[]; blocklist?: string[] }): McpToolClient {

@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import type { ClientMessage } from "../src/contract/index.js";
 import { KNOWN, done, fixtureImpl, hello, startFixtureRuntime, untilCancelled, type FixtureRuntime, type RuntimeImpl } from "./helpers/runtime-fixture.js";
+import { LOADER, sourcePath } from "./helpers/source.js";
 
-const CLI = "src/cli/runtime-conformance.ts";
+const CLI = sourcePath("src/cli/runtime-conformance.ts");
 const HEALTH_SKIP = "skipped: Health/contract check failed";
 
 interface Run {
@@ -18,7 +19,7 @@ interface Run {
 /** Runs the CLI asynchronously (the fixture runtimes live in this process). */
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--import", "tsx", CLI, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...LOADER, CLI, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
       resolve({ code, stdout, stderr });
     });

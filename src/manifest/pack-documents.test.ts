@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { LOADER, sourcePath } from "../../test/helpers/source.js";
 import { ConfigError } from "../core/index.js";
 import { loadPromptPack } from "./load-prompt-pack.js";
 
@@ -46,10 +48,10 @@ test("omnia-tools reconcile --pack reads the two-document file and names the Con
   const dir = mkdtempSync(join(tmpdir(), "omnia-pack-"));
   const registry = join(dir, "registry.yaml");
   writeFileSync(registry, "handlers:\n  - {name: h, type: client, tool: {name: lookup_order, description: d, inputSchema: {type: object}}}\n");
-  const cli = new URL("../cli/omnia-tools.ts", import.meta.url).pathname;
-  const packFile = new URL("../../test/fixtures/real-world/omnia/omnia_v1alpha1_promptpack.yaml", import.meta.url).pathname;
+  const cli = sourcePath("src/cli/omnia-tools.ts");
+  const packFile = resolve("test/fixtures/real-world/omnia/omnia_v1alpha1_promptpack.yaml");
   const { spawnSync } = await import("node:child_process");
-  const r = spawnSync(process.execPath, ["--import", "tsx", cli, "reconcile", "--pack", packFile, "--registry", registry], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [...LOADER, cli, "reconcile", "--pack", packFile, "--registry", registry], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(
     r.stderr,

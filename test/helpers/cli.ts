@@ -1,8 +1,8 @@
 // Runs the omnia-tools binary from source as a child process, as a user's shell would.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { LOADER, sourcePath } from "./source.js";
 
-const BIN = join("src", "cli", "omnia-tools.ts");
+const BIN = sourcePath("src/cli/omnia-tools.ts");
 
 /** What one run printed and how it exited. */
 export interface CliRun {
@@ -11,9 +11,9 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** `omnia-tools <args>` through tsx, with no standard input. */
+/** `omnia-tools <args>` (compiled, or through tsx from the sources), with no standard input. */
 export function omniaTools(...args: string[]): Promise<CliRun> {
-  return runNode(["--import", "tsx", BIN, ...args]);
+  return runNode([...LOADER, BIN, ...args]);
 }
 
 /** `node <args>` (this process's node) with no standard input, and `env` over this process's environment. */

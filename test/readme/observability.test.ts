@@ -63,7 +63,7 @@ test("the README Observability snippet is this file's code, word for word (with 
   const section = readme.slice(readme.indexOf("## Observability\n"));
   const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(snippet !== undefined, "README's Observability section has a ts block");
-  const own = readFileSync(new URL(import.meta.url), "utf8");
+  const own = readFileSync("test/readme/observability.test.ts", "utf8");
   const region = /\/\/ README snippet begin\n([\s\S]*?)\/\/ README snippet end\n/.exec(own)?.[1];
   assert.equal(region?.replace('from "../../src/index.js"', 'from "omnia-tools"'), snippet);
 });

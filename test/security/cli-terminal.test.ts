@@ -16,6 +16,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { omniaTools } from "../helpers/cli.js";
 import { startFixtureRuntime } from "../helpers/runtime-fixture.js";
 import { startHttpServer, type TestServer } from "../helpers/http-server.js";
+import { LOADER, sourcePath } from "../helpers/source.js";
 
 /** Every attack at once: title, clear, clipboard, C1 CSI (as UTF-8), DEL, CR, a NUL; and a tab and a newline, kept. */
 const HOSTILE = "a\x1b]0;pwned\x07b\x1b[2Jc\x1b]52;c;ZWNobyBoaQ==\x07d\u009b31me\x7ff\rg\x00h\ti\nj";
@@ -169,7 +170,7 @@ test("runtime-conformance: a runtime's status message in the report is escaped, 
   });
   const run = (...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      execFile(process.execPath, ["--import", "tsx", "src/cli/runtime-conformance.ts", ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      execFile(process.execPath, [...LOADER, sourcePath("src/cli/runtime-conformance.ts"), ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
         resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
       });
     });

@@ -8,6 +8,7 @@ import { createToolExecutor } from "../../src/executor/index.js";
 import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
 import { startHttpServer } from "../helpers/http-server.js";
 import { startMcpHttpServer } from "../helpers/mcp-server.js";
+import { LOADER, sourcePath } from "../helpers/source.js";
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 async function until(predicate: () => boolean): Promise<void> {
@@ -70,7 +71,7 @@ test("an MCP stdio child that never answers a call: the call ends at the handler
   const recorder = new MemoryRecorder();
   const registry = loadToolRegistry({
     handlers: [
-      { name: "s", type: "mcp", timeout: "2s", mcpConfig: { transport: "stdio", command: process.execPath, args: ["--import", "tsx", "test/fixtures/mcp-stdio-server.ts"] } },
+      { name: "s", type: "mcp", timeout: "2s", mcpConfig: { transport: "stdio", command: process.execPath, args: [...LOADER, sourcePath("test/fixtures/mcp-stdio-server.ts")] } },
     ],
   });
   const ex = createToolExecutor({ registry, clock, recorder });

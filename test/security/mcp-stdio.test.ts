@@ -8,11 +8,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createMcpToolClient, McpTransportError } from "../../src/mcp/index.js";
 import { createCaptureLogger } from "../helpers/capture-logger.js";
+import { LOADER, sourcePath } from "../helpers/source.js";
 
 const STDIO = {
   transport: "stdio" as const,
   command: process.execPath,
-  args: ["--import", "tsx", "test/fixtures/mcp-stdio-server.ts"],
+  args: [...LOADER, sourcePath("test/fixtures/mcp-stdio-server.ts")],
 };
 const MiB = 1024 * 1024;
 

@@ -18,6 +18,7 @@ import { startModernMcpHttpServer } from "../helpers/mcp-modern-server.js";
 import { STANDARD_TOOLS } from "../helpers/mcp-tools.js";
 import { useOtelSdk } from "../helpers/otel-sdk.js";
 import { assertConforms } from "./semconv.js";
+import { LOADER, sourcePath } from "../helpers/source.js";
 
 const sdk = useOtelSdk();
 const { spans, tracer, closers } = sdk;
@@ -173,7 +174,7 @@ test("mcpMeta with omnia only: the traceparent is Omnia's span (no MCP span is r
 });
 
 test("across a process: a stdio MCP server continues the trace from _meta; its SERVER span's parent is the client's tools/call span", async () => {
-  const ex = executor(mcpRegistry({ transport: "stdio", command: process.execPath, args: ["--import", "tsx", "test/fixtures/mcp-traced-stdio-server.ts"] }), { conventions: ["gen_ai"], mcpMeta: true });
+  const ex = executor(mcpRegistry({ transport: "stdio", command: process.execPath, args: [...LOADER, sourcePath("test/fixtures/mcp-traced-stdio-server.ts")] }), { conventions: ["gen_ai"], mcpMeta: true });
   const { out, parent, others } = await underHost(() => ex.execute({ id: "s1", name: "whoami", arguments: "{}" }));
   assert.equal(out.status, "success");
   const call = named(others, "tools/call whoami");
