@@ -4,16 +4,22 @@
 // (through tsx, every closure also gets a naming call).
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js http [calls]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js grpc [calls]
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js http-dispatch [calls]
+// (http-dispatch: the floor of the http bench, the same request through undici's dispatch() with a bare
+// handler, to set beside the http profile.)
 // then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loadToolRegistry } from "../src/manifest/index.js";
+import { Agent } from "undici";
+import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
+import { buildHttpRequest } from "../src/http/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { serveToolService } from "../src/grpc/index.js";
 import { drive } from "./support.js";
 import { identity, agent, ARGS } from "./call-fixtures.js";
 
-const path = process.argv[2] === "grpc" ? "grpc" : "http";
+const mode = process.argv[2] ?? "http";
+const path = mode === "grpc" ? "grpc" : "http";
 const calls = Number(process.argv[3] ?? 40_000);
 const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
 
@@ -40,16 +46,42 @@ if (path === "http") {
   manifest = `handlers:\n  - name: weather-api\n    type: grpc\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    grpcConfig: { endpoint: "${server.url.replace("http://", "")}" }\n`;
   close = () => server.close();
 }
-const executor = createToolExecutor({ registry: loadToolRegistry(manifest), agent });
+const registry = loadToolRegistry(manifest);
+const executor = createToolExecutor({ registry, agent });
 const call = { id: "call-1", name: "get_weather", arguments: ARGS };
-const round = await drive(
-  async () => {
-    const out = await executor.execute(call, { identity });
-    if (out.status !== "success") throw new Error(JSON.stringify(out));
-  },
-  calls,
-  64,
-);
-console.log(`${path}: ${Math.round((calls / round.ms) * 1000)} calls/s`);
+let one: () => Promise<void> = async () => {
+  const out = await executor.execute(call, { identity });
+  if (out.status !== "success") throw new Error(JSON.stringify(out));
+};
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 256 });
+if (mode === "http-dispatch") {
+  const wire = buildHttpRequest(registry.getHandler("weather-api") as HttpHandlerConfig, ARGS, { identity, agent, auth: {}, headersFromSecret: {} });
+  const target = new URL(wire.url);
+  const utf8 = new TextDecoder();
+  one = () =>
+    new Promise<void>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let status = 0;
+      dispatcher.dispatch(
+        { origin: target.origin, path: target.pathname, method: "POST", headers: wire.headers, body: wire.body ?? null },
+        {
+          onRequestStart: () => {},
+          onResponseStart: (_c, s) => void (status = s),
+          onResponseData: (_c, chunk) => void chunks.push(chunk),
+          onResponseEnd: () => {
+            const value = JSON.parse(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))) as { city?: string };
+            if (status !== 200 || value.city !== "Paris") reject(new Error("dispatch call failed"));
+            else resolve();
+          },
+          onResponseError: (_c, e) => reject(e),
+        },
+      );
+    });
+}
+const cpu0 = process.cpuUsage();
+const round = await drive(one, calls, 64);
+const cpu = process.cpuUsage(cpu0);
+console.log(`${mode}: ${Math.round((calls / round.ms) * 1000)} calls/s, CPU ${Math.round((cpu.user + cpu.system) / calls)} µs/call`);
+await dispatcher.close();
 await executor.close();
 await close();

@@ -32,6 +32,12 @@ type spec struct {
 	Calls    int               `json:"calls"`
 	InFlight int               `json:"inFlight"`
 	Rounds   int               `json:"rounds"`
+	// Warmup calls before the first round (default: 20 per call in flight).
+	Warmup int `json:"warmup"`
+	// Runtime: a new &http.Client{} per call on http.DefaultTransport, as Omnia's runtime makes its
+	// tool calls (internal/runtime/tools/omnia_executor_http.go), which keeps at most 2 idle
+	// connections per host; otherwise one client with an idle connection for every call in flight.
+	Runtime bool `json:"runtime"`
 }
 
 func main() {
@@ -70,8 +76,8 @@ func cpuMs() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
 }
 
-// One client for the process, as the runtime keeps one: keep-alive, enough idle
-// connections per host for every call in flight.
+// One client for the process: keep-alive, enough idle connections per host for every
+// call in flight (or, with "runtime", a client per call on http.DefaultTransport).
 func client(path string) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -83,8 +89,12 @@ func client(path string) {
 	}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.MaxIdleConnsPerHost = s.InFlight
-	c := &http.Client{Transport: transport, Timeout: 30 * time.Second}
+	pooled := &http.Client{Transport: transport, Timeout: 30 * time.Second}
 	call := func() {
+		c := pooled
+		if s.Runtime {
+			c = &http.Client{}
+		}
 		req, err := http.NewRequest("POST", s.URL, strings.NewReader(s.Body))
 		if err != nil {
 			panic(err)
@@ -120,7 +130,11 @@ func client(path string) {
 		}
 		wg.Wait()
 	}
-	round(s.InFlight * 20) // warm-up: connections open
+	warmup := s.Warmup
+	if warmup == 0 {
+		warmup = s.InFlight * 20
+	}
+	round(warmup) // warm-up: connections open
 	// One line per round; the bench reads them as the Node rounds run in between.
 	in := make([]byte, 1)
 	for r := 0; r < s.Rounds; r++ {
