@@ -1,0 +1,82 @@
+// executor.execute() of this build against another build's, in one process, on the same servers, interleaved:
+// what a range of commits costs on the http, grpc and mcp paths with none of the new options configured.
+// Not part of `npm run bench`'s table (it needs a second build), but compiled with it:
+//   git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/node_modules
+//   (cd /tmp/base && npx tsc -p tsconfig.bench.json)
+//   npm run bench -- none; node --expose-gc .bench-out/bench/ab-execute.js /tmp/base/.bench-out [http|grpc|mcp ...]
+// Prints, per path, calls/s of each and the ratio this / other (median of palindrome cycles, and by CPU per call).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { serveToolService } from "../src/grpc/index.js";
+import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
+import { interleave, ratio } from "./support.js";
+import { identity, agent, ARGS } from "./call-fixtures.js";
+
+interface Build {
+  createToolExecutor(options: object): { execute(call: object, ctx?: object): Promise<{ status: string }>; close(): Promise<void> };
+  loadToolRegistry(text: string): object;
+}
+const other = process.argv[2];
+if (other === undefined) throw new Error("ab-execute: name the other build's .bench-out folder");
+const paths = process.argv.slice(3).length > 0 ? process.argv.slice(3) : ["http", "grpc", "mcp"];
+async function load(root: string): Promise<Build> {
+  const url = (p: string) => pathToFileURL(join(root, "src", p)).href;
+  const [{ createToolExecutor }, { loadToolRegistry }] = await Promise.all([import(url("executor/index.js")), import(url("manifest/index.js"))]);
+  return { createToolExecutor, loadToolRegistry } as Build;
+}
+const builds = { this: await load(resolve(import.meta.dirname, "..")), other: await load(resolve(other)) };
+
+const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
+async function manifestFor(path: string): Promise<{ manifest: string; name: string; args: string; close: () => Promise<void> }> {
+  if (path === "http") {
+    const server = createServer({ keepAlive: true }, (req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(RESPONSE) });
+        res.end(RESPONSE);
+      });
+    });
+    server.keepAliveTimeout = 60_000;
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
+    return {
+      manifest: `handlers:\n  - name: weather-api\n    type: http\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    httpConfig: { endpoint: "${url}", method: POST }\n`,
+      name: "get_weather",
+      args: ARGS,
+      close: async () => {
+        server.closeAllConnections();
+        await new Promise<void>((ok) => server.close(() => ok()));
+      },
+    };
+  }
+  if (path === "grpc") {
+    const server = await serveToolService({ get_weather: { description: "d", inputSchema: true, execute: () => JSON.parse(RESPONSE) } });
+    return {
+      manifest: `handlers:\n  - name: weather-api\n    type: grpc\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    grpcConfig: { endpoint: "${server.url.replace("http://", "")}" }\n`,
+      name: "get_weather",
+      args: ARGS,
+      close: () => server.close(),
+    };
+  }
+  const server = await startMcpHttpServer({ transport: "streamable-http" });
+  return { manifest: `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`, name: "echo", args: '{"text":"Paris"}', close: () => server.close() };
+}
+
+for (const path of paths) {
+  const { manifest, name, args, close } = await manifestFor(path);
+  const executors = { this: builds.this.createToolExecutor({ registry: builds.this.loadToolRegistry(manifest), agent }), other: builds.other.createToolExecutor({ registry: builds.other.loadToolRegistry(manifest), agent }) };
+  const caller = (ex: (typeof executors)["this"]) => async () => {
+    const out = await ex.execute({ id: "c1", name, arguments: args }, { identity });
+    if (out.status !== "success") throw new Error(`ab-execute: ${path} call failed: ${JSON.stringify(out)}`);
+  };
+  const inFlight = path === "mcp" ? 16 : 64;
+  const calls = path === "mcp" ? 8_000 : 20_000;
+  const stats = await interleave({ this: caller(executors.this), other: caller(executors.other) }, { calls, inFlight, warmupCalls: calls / 4 });
+  const r = ratio(stats.this, stats.other);
+  console.log(`${path}: this ${stats.this.callsPerSec} calls/s, other ${stats.other.callsPerSec} calls/s; this/other ${r.median} (cycles ${r.min}-${r.max}; all calls ${r.total}; by CPU per call ${r.cpu})`);
+  await executors.this.close();
+  await executors.other.close();
+  await close();
+}
