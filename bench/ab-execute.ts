@@ -4,13 +4,15 @@
 //   git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/node_modules
 //   (cd /tmp/base && npx tsc -p tsconfig.bench.json)
 //   npm run bench -- none; node --expose-gc .bench-out/bench/ab-execute.js /tmp/base/.bench-out [http|grpc|mcp ...]
-// Prints, per path, calls/s of each and the ratio this / other (median of palindrome cycles, and by CPU per call).
+// Prints, per path, calls/s of each and the ratio this / other (median of palindrome cycles, and by CPU per call);
+// `stub` adds the http pipeline alone in mitata (ns per call of each build, no I/O).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serveToolService } from "../src/grpc/index.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
+import { bench, do_not_optimize, run, summary } from "mitata";
 import { interleave, ratio } from "./support.js";
 import { identity, agent, ARGS } from "./call-fixtures.js";
 
@@ -64,7 +66,33 @@ async function manifestFor(path: string): Promise<{ manifest: string; name: stri
   return { manifest: `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`, name: "echo", args: '{"text":"Paris"}', close: () => server.close() };
 }
 
-for (const path of paths) {
+// "stub": the http pipeline alone, each build's execute() through a dispatcher that answers at once (no I/O), in
+// mitata: the steadiest view of what a range of commits costs per call.
+if (paths.includes("stub")) {
+  const body = Buffer.from(RESPONSE);
+  const controller = { abort() {}, pause() {}, resume() {}, aborted: false, paused: false, reason: null };
+  const stub = {
+    dispatch(_options: unknown, handler: Record<string, ((...a: unknown[]) => void) | undefined>) {
+      handler["onRequestStart"]?.(controller, {});
+      handler["onResponseStart"]?.(controller, 200, { "content-type": "application/json" }, "OK");
+      handler["onResponseData"]?.(controller, body);
+      handler["onResponseEnd"]?.(controller, {});
+      return true;
+    },
+    close: async () => {},
+    destroy: async () => {},
+  };
+  const manifest = `handlers:\n  - name: weather-api\n    type: http\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    httpConfig: { endpoint: "http://127.0.0.1:9/v1/weather", method: POST }\n`;
+  const call = { id: "c1", name: "get_weather", arguments: ARGS };
+  const ex = { this: builds.this.createToolExecutor({ registry: builds.this.loadToolRegistry(manifest), agent, dispatcher: stub }), other: builds.other.createToolExecutor({ registry: builds.other.loadToolRegistry(manifest), agent, dispatcher: stub }) };
+  summary(() => {
+    bench("this: execute(), stub dispatcher", async () => do_not_optimize(await ex.this.execute(call, { identity })));
+    bench("other: execute(), stub dispatcher", async () => do_not_optimize(await ex.other.execute(call, { identity })));
+  });
+  await run({ colors: false });
+}
+
+for (const path of paths.filter((p) => p !== "stub")) {
   const { manifest, name, args, close } = await manifestFor(path);
   const executors = { this: builds.this.createToolExecutor({ registry: builds.this.loadToolRegistry(manifest), agent }), other: builds.other.createToolExecutor({ registry: builds.other.loadToolRegistry(manifest), agent }) };
   const caller = (ex: (typeof executors)["this"]) => async () => {
