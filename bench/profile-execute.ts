@@ -5,6 +5,7 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js http [calls]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js grpc [calls]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js http-dispatch [calls]
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js mcp [calls]   (streamable-http)
 // (http-dispatch: the floor of the http bench, the same request through undici's dispatch() with a bare
 // handler, to set beside the http profile.)
 // then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
@@ -16,6 +17,7 @@ import { buildHttpRequest } from "../src/http/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { serveToolService } from "../src/grpc/index.js";
 import { drive } from "./support.js";
+import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 import { identity, agent, ARGS } from "./call-fixtures.js";
 
 const mode = process.argv[2] ?? "http";
@@ -25,7 +27,15 @@ const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"da
 
 let close: () => Promise<void>;
 let manifest: string;
-if (path === "http") {
+let toolName = "get_weather";
+let toolArgs = ARGS;
+if (mode === "mcp") {
+  const server = await startMcpHttpServer({ transport: "streamable-http" });
+  manifest = `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`;
+  toolName = "echo";
+  toolArgs = '{"text":"Paris, metric, 3 days"}';
+  close = () => server.close();
+} else if (path === "http") {
   const server = createServer({ keepAlive: true }, (req, res) => {
     req.resume();
     req.on("end", () => {
@@ -48,7 +58,7 @@ if (path === "http") {
 }
 const registry = loadToolRegistry(manifest);
 const executor = createToolExecutor({ registry, agent });
-const call = { id: "call-1", name: "get_weather", arguments: ARGS };
+const call = { id: "call-1", name: toolName, arguments: toolArgs };
 let one: () => Promise<void> = async () => {
   const out = await executor.execute(call, { identity });
   if (out.status !== "success") throw new Error(JSON.stringify(out));
@@ -79,7 +89,7 @@ if (mode === "http-dispatch") {
     });
 }
 const cpu0 = process.cpuUsage();
-const round = await drive(one, calls, 64);
+const round = await drive(one, calls, mode === "mcp" ? 16 : 64);
 const cpu = process.cpuUsage(cpu0);
 console.log(`${mode}: ${Math.round((calls / round.ms) * 1000)} calls/s, CPU ${Math.round((cpu.user + cpu.system) / calls)} µs/call`);
 await dispatcher.close();

@@ -82,9 +82,9 @@ export function isEventStream(response: Response): boolean {
  * `maxBytes` (see {@link SseEventMeter}); `onCap` is called with that error.
  * @internal Does not follow semver.
  */
-export function cappedEvents(response: Response, maxBytes: number, onCap: (error: Error) => void): Response {
+export function cappedEvents(response: Response, maxBytes: number, onCap: (error: Error) => void, done?: () => void): Response {
   const meter = new SseEventMeter(maxBytes);
-  return limited(response, maxBytes, onCap, (chunk) => meter.push(chunk));
+  return limited(response, maxBytes, onCap, (chunk) => meter.push(chunk), done);
 }
 
 /**
@@ -92,15 +92,26 @@ export function cappedEvents(response: Response, maxBytes: number, onCap: (error
  * all; `onCap` is called with that error.
  * @internal Does not follow semver.
  */
-export function cappedBody(response: Response, maxBytes: number, onCap: (error: Error) => void): Response {
+export function cappedBody(response: Response, maxBytes: number, onCap: (error: Error) => void, done?: () => void): Response {
   let seen = 0;
-  return limited(response, maxBytes, onCap, (chunk) => (seen += chunk.byteLength) <= maxBytes);
+  return limited(response, maxBytes, onCap, (chunk) => (seen += chunk.byteLength) <= maxBytes, done);
 }
 
-function limited(response: Response, maxBytes: number, onCap: (error: Error) => void, fits: (chunk: Uint8Array) => boolean): Response {
+/** `done` is called once the body ends, is cut off or is cancelled (the last on Node 22 and later only). */
+function limited(response: Response, maxBytes: number, onCap: (error: Error) => void, fits: (chunk: Uint8Array) => boolean, done?: () => void): Response {
   const body = response.body;
-  if (body === null) return response;
-  const limit = new TransformStream<Uint8Array, Uint8Array>({
+  if (body === null) {
+    done?.();
+    return response;
+  }
+  // `cancel` is called by Node 22 and later (the type of Node 20 does not know it yet).
+  const transformer: ConstructorParameters<typeof TransformStream<Uint8Array, Uint8Array>>[0] & { cancel(): void } = {
+    flush() {
+      done?.();
+    },
+    cancel() {
+      done?.();
+    },
     transform(chunk, controller) {
       if (fits(chunk)) {
         controller.enqueue(chunk);
@@ -109,8 +120,10 @@ function limited(response: Response, maxBytes: number, onCap: (error: Error) => 
       // Erroring the stream cancels the body, which closes the connection: nothing more is read.
       const error = new Error(capErrorText(maxBytes));
       controller.error(error);
+      done?.();
       onCap(error);
     },
-  });
+  };
+  const limit = new TransformStream<Uint8Array, Uint8Array>(transformer);
   return new Response(body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
 }
