@@ -1,0 +1,90 @@
+// MCP overhead over stdio: executor.execute() (the whole pipeline) and
+// createMcpToolClient().callTool() (the client alone), each against the SDK's
+// own Client.callTool() over its StdioClientTransport. Each variant talks to
+// its own child running the same server (test/fixtures/mcp-stdio-server.ts,
+// the SDK's StdioServerTransport), 16 calls in flight, 2,000 calls per round
+// after a warm-up, rounds A-B-C-C-B-A twice so that drift on this shared
+// machine hits each alike (the pattern of bench/mcp.bench.ts). The figure is
+// the ratio of calls/s over all rounds; the per-cycle ratios show the spread.
+// Target: execute() / raw >= 0.95 (issue #38).
+// Run alone: node --expose-gc --import tsx bench/mcp-stdio-calls.bench.ts [--json]
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createMcpToolClient } from "../src/mcp/index.js";
+import { loadToolRegistry } from "../src/manifest/index.js";
+import { createToolExecutor } from "../src/executor/index.js";
+import { drive, ratio, summarise, type Round, type SummaryRow } from "./support.js";
+
+const JSON_ONLY = process.argv.includes("--json");
+const CALLS = 2_000;
+const WARMUP = 1_000;
+const IN_FLIGHT = 16;
+const CYCLES = 2;
+const TARGET = 0.95;
+
+// The fixture is TypeScript (test/fixtures is not compiled with the benches): the child runs it through tsx,
+// whether this file runs from source (bench/) or compiled (.bench-out/bench/).
+const root = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "../../" : "../", import.meta.url));
+const fixture = `${root}test/fixtures/mcp-stdio-server.ts`;
+const STDIO = { command: process.execPath, args: ["--import", "tsx", fixture], cwd: root };
+
+const ours = createMcpToolClient({ name: "bench", mcpConfig: { transport: "stdio", command: STDIO.command, args: STDIO.args, workDir: root } });
+const executor = createToolExecutor({
+  registry: loadToolRegistry(
+    `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(STDIO.command)}, args: ${JSON.stringify(STDIO.args)}, workDir: ${JSON.stringify(root)} }\n`,
+  ),
+});
+const raw = new Client({ name: "raw", version: "1.0.0" });
+await raw.connect(new StdioClientTransport({ ...STDIO, stderr: "pipe" }));
+await ours.listTools();
+await executor.listTools();
+
+const args = { text: "Paris, metric, 3 days" };
+const argsText = JSON.stringify(args);
+let callIds = 0;
+const variants = {
+  execute: async (): Promise<void> => {
+    const r = await executor.execute({ id: `c${++callIds}`, name: "echo", arguments: argsText });
+    if (r.status !== "success") throw new Error(`bench: unexpected ${r.status} outcome`);
+  },
+  callTool: async (): Promise<void> => {
+    const r = await ours.callTool("echo", args);
+    if (r.status !== "success") throw new Error("bench: unexpected error outcome");
+  },
+  raw: async (): Promise<void> => {
+    const r = await raw.callTool({ name: "echo", arguments: args });
+    if (r.isError === true) throw new Error("bench: unexpected error result");
+  },
+};
+type Name = keyof typeof variants;
+const names = Object.keys(variants) as Name[];
+
+for (const name of names) await drive(variants[name], WARMUP, IN_FLIGHT);
+const rounds: Record<Name, Round[]> = { execute: [], callTool: [], raw: [] };
+for (let c = 0; c < CYCLES; c++) {
+  for (const name of [...names, ...[...names].reverse()]) rounds[name].push(await drive(variants[name], CALLS, IN_FLIGHT));
+}
+await executor.close();
+await ours.close();
+await raw.close();
+
+const stats = { execute: summarise(rounds.execute), callTool: summarise(rounds.callTool), raw: summarise(rounds.raw) };
+const execRatio = ratio(stats.execute, stats.raw);
+const callRatio = ratio(stats.callTool, stats.raw);
+const figures = { area: "mcp-stdio-calls", transport: "stdio", inFlight: IN_FLIGHT, callsPerRound: CALLS, cycles: CYCLES, ...stats, executeRatio: execRatio, callToolRatio: callRatio };
+const spread = (r: typeof execRatio): string => `per cycle ${r.min}..${r.max}; CPU/call ${r.cpu}x raw`;
+if (JSON_ONLY) {
+  const summary: SummaryRow[] = [
+    { name: "MCP stdio execute() / SDK Client.callTool (16 in flight)", value: execRatio.total, unit: `ratio of calls/s (${spread(execRatio)})`, min: TARGET },
+    { name: "MCP stdio callTool / SDK Client.callTool (16 in flight)", value: callRatio.total, unit: `ratio of calls/s (${spread(callRatio)})` },
+  ];
+  console.log(JSON.stringify({ ...figures, summary }));
+} else {
+  console.log(`callTool over stdio (one child per client), ${IN_FLIGHT} in flight, ${stats.raw.calls} calls each:`);
+  for (const name of names) {
+    const s = stats[name];
+    console.log(`  ${name}: ${s.callsPerSec.toLocaleString("en-US")} calls/s, ${s.cpuUsPerCall} us CPU/call (this process), p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms`);
+  }
+  console.log(`  ratio execute()/raw: ${execRatio.total} (target >= ${TARGET}; ${spread(execRatio)}); callTool/raw: ${callRatio.total} (${spread(callRatio)})`);
+}
