@@ -51,7 +51,9 @@ const hold: TestTool = {
     return { content: [{ type: "text", text: String(args["text"]) }] };
   },
 };
-const server = await startMcpHttpServer({ transport: "streamable-http", tools: [...STANDARD_TOOLS, hold] });
+// Connections sit idle for seconds between rounds (full GCs, the other variant's round): past Node's 5 s the
+// server would close them while a client reuses one (an ECONNRESET now and then); the clients close them first.
+const server = await startMcpHttpServer({ transport: "streamable-http", tools: [...STANDARD_TOOLS, hold], keepAliveTimeoutMs: 120_000 });
 
 // The executor's default dispatcher allows 256 connections per origin (the rest wait in undici and never reach
 // the server); this one has no limit, as the SDK's global fetch has none (the pattern of bench/inflight.bench.ts).

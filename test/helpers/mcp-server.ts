@@ -52,6 +52,12 @@ export interface McpHttpTestServerOptions {
   readonly onEventStream?: (res: ServerResponse) => void;
   /** Sees each request (its parsed JSON body) first; returning true takes the response over, and the MCP server never sees the request. */
   readonly intercept?: (req: IncomingMessage, body: unknown, res: ServerResponse) => boolean;
+  /**
+   * How long an idle keep-alive connection stays open, in ms. Default: Node's (5 s). A bench whose
+   * rounds leave connections idle for seconds sets it past its clients' own idle timeouts, so that
+   * the clients close them, never the server while a client is sending a request on one.
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 interface Live {
@@ -154,6 +160,7 @@ export async function startMcpHttpServer(options: McpHttpTestServerOptions): Pro
       });
     });
   });
+  if (options.keepAliveTimeoutMs !== undefined) http.keepAliveTimeout = options.keepAliveTimeoutMs;
   http.on("connection", (s: Socket) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
