@@ -157,7 +157,7 @@ export class McpHttp {
  * removes it only when the request is garbage-collected: thousands pile up on it, and Node's `addEventListener`
  * walks them all on every add (86 us of a streamable-http call's CPU at 16 in flight, growing with the pile).
  * Linked through the shared fan, the transport signal keeps one listener; each request's link leaves it when its
- * fetch fails, its answer has no body, or its body ends, errs or is cancelled (else when the session closes).
+ * fetch fails, its answer has no body, or its body ends, errs, is cut off or is cancelled.
  */
 class SignalLink {
   readonly #outer: AbortSignal;

@@ -97,33 +97,49 @@ export function cappedBody(response: Response, maxBytes: number, onCap: (error: 
   return limited(response, maxBytes, onCap, (chunk) => (seen += chunk.byteLength) <= maxBytes, done);
 }
 
-/** `done` is called once the body ends, is cut off or is cancelled (the last on Node 22 and later only). */
+// One ReadableStream pulling from the body's reader, not a TransformStream piped to: a call in flight holds
+// one stream and one reader here instead of two streams and a pipe's state (issue #38: heap per MCP call).
+// `done` is called once: when the body ends, fails, is cut off or is cancelled.
 function limited(response: Response, maxBytes: number, onCap: (error: Error) => void, fits: (chunk: Uint8Array) => boolean, done?: () => void): Response {
   const body = response.body;
   if (body === null) {
     done?.();
     return response;
   }
-  // `cancel` is called by Node 22 and later (the type of Node 20 does not know it yet).
-  const transformer: ConstructorParameters<typeof TransformStream<Uint8Array, Uint8Array>>[0] & { cancel(): void } = {
-    flush() {
-      done?.();
+  const reader = body.getReader();
+  const capped = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          // A failing read errors this stream with the body's own error, as a pipe would.
+          done?.();
+          throw error;
+        }
+        if (chunk.done) {
+          done?.();
+          controller.close();
+          return;
+        }
+        if (fits(chunk.value)) {
+          controller.enqueue(chunk.value);
+          return;
+        }
+        // Cancelling the body closes the connection: nothing more is read.
+        const error = new Error(capErrorText(maxBytes));
+        controller.error(error);
+        done?.();
+        onCap(error);
+        await reader.cancel(error).catch(() => undefined);
+      },
+      cancel(reason) {
+        done?.();
+        return reader.cancel(reason);
+      },
     },
-    cancel() {
-      done?.();
-    },
-    transform(chunk, controller) {
-      if (fits(chunk)) {
-        controller.enqueue(chunk);
-        return;
-      }
-      // Erroring the stream cancels the body, which closes the connection: nothing more is read.
-      const error = new Error(capErrorText(maxBytes));
-      controller.error(error);
-      done?.();
-      onCap(error);
-    },
-  };
-  const limit = new TransformStream<Uint8Array, Uint8Array>(transformer);
-  return new Response(body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
+    { highWaterMark: 0 },
+  );
+  return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
