@@ -6,15 +6,13 @@
 //   npm run bench -- none; node --expose-gc .bench-out/bench/ab-execute.js /tmp/base/.bench-out [http|grpc|mcp ...]
 // Prints, per path, calls/s of each and the ratio this / other (median of palindrome cycles, and by CPU per call);
 // `stub` adds the http pipeline alone in mitata (ns per call of each build, no I/O).
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serveToolService } from "../src/grpc/index.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 import { bench, do_not_optimize, run, summary } from "mitata";
 import { interleave, ratio } from "./support.js";
-import { identity, agent, ARGS } from "./call-fixtures.js";
+import { identity, agent, ARGS, WEATHER_RESPONSE, startWeatherBackend } from "./call-fixtures.js";
 
 interface Build {
   createToolExecutor(options: object): { execute(call: object, ctx?: object): Promise<{ status: string }>; close(): Promise<void> };
@@ -30,27 +28,15 @@ async function load(root: string): Promise<Build> {
 }
 const builds = { this: await load(resolve(import.meta.dirname, "..")), other: await load(resolve(other)) };
 
-const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
+const RESPONSE = WEATHER_RESPONSE;
 async function manifestFor(path: string): Promise<{ manifest: string; name: string; args: string; close: () => Promise<void> }> {
   if (path === "http") {
-    const server = createServer({ keepAlive: true }, (req, res) => {
-      req.resume();
-      req.on("end", () => {
-        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(RESPONSE) });
-        res.end(RESPONSE);
-      });
-    });
-    server.keepAliveTimeout = 60_000;
-    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
+    const backend = await startWeatherBackend();
     return {
-      manifest: `handlers:\n  - name: weather-api\n    type: http\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    httpConfig: { endpoint: "${url}", method: POST }\n`,
+      manifest: `handlers:\n  - name: weather-api\n    type: http\n    tool: { name: get_weather, description: d, inputSchema: { type: object } }\n    httpConfig: { endpoint: "${backend.url}", method: POST }\n`,
       name: "get_weather",
       args: ARGS,
-      close: async () => {
-        server.closeAllConnections();
-        await new Promise<void>((ok) => server.close(() => ok()));
-      },
+      close: () => backend.close(),
     };
   }
   if (path === "grpc") {

@@ -1,5 +1,8 @@
 // The tool call the end-to-end benchmarks (http, go, grpc, inflight, profile) make: one
 // identity with three claims, the agent, the arguments, and the weather http handler.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Dispatcher } from "undici";
 import { loadToolRegistry, type ToolRegistry } from "../src/manifest/index.js";
 import type { Identity } from "../src/headers/index.js";
 
@@ -49,4 +52,56 @@ handlers:
       endpoint: ${url}
       method: POST
 `);
+}
+
+/** The JSON body the weather backends answer with. */
+export const WEATHER_RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
+
+/** A keep-alive node:http backend on 127.0.0.1 that reads each request and answers 200 with {@link WEATHER_RESPONSE}. */
+export async function startWeatherBackend(onRequest: () => void = () => {}): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    req.resume();
+    req.on("end", () => {
+      onRequest();
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(WEATHER_RESPONSE) });
+      res.end(WEATHER_RESPONSE);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * `wire` sent through undici's lowest-level API, `dispatch()`, with a bare handler that collects the body's chunks
+ * (no cap, no abort, no redirects) and parses the JSON: the floor of any client built on undici.
+ */
+export function bareDispatch(dispatcher: Dispatcher, wire: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body?: string | undefined }): () => Promise<void> {
+  const target = new URL(wire.url);
+  const utf8 = new TextDecoder();
+  return () =>
+    new Promise<void>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let status = 0;
+      dispatcher.dispatch(
+        { origin: target.origin, path: target.pathname, method: "POST", headers: wire.headers, body: wire.body ?? null },
+        {
+          onRequestStart: () => {},
+          onResponseStart: (_c, s) => void (status = s),
+          onResponseData: (_c, chunk) => void chunks.push(chunk),
+          onResponseEnd: () => {
+            const value = JSON.parse(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))) as { city?: string };
+            if (status !== 200 || value.city !== "Paris") reject(new Error("bench: dispatch call failed"));
+            else resolve();
+          },
+          onResponseError: (_c, e) => reject(e),
+        },
+      );
+    });
 }

@@ -10,15 +10,13 @@
 // executor/bare dispatch (>= 0.92), executor/fetch (>= 1.2), and the executor with
 // the OpenTelemetry API (no SDK) over the executor with telemetry off (>= 0.98). `--json` prints only a JSON object.
 // Run alone: node --expose-gc --import tsx bench/http.bench.ts [--json]
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { bench, do_not_optimize, run, summary as mitataSummary } from "mitata";
 import { Agent, request, type Dispatcher } from "undici";
 import type { HttpHandlerConfig } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";
-import { identity, agent, ARGS, weatherRegistry } from "./call-fixtures.js";
+import { identity, agent, ARGS, weatherRegistry, WEATHER_RESPONSE, startWeatherBackend, bareDispatch } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = 20_000;
@@ -26,19 +24,10 @@ const IN_FLIGHT = 64;
 const WARMUP_CALLS = 5_000;
 
 // ---- the backend: reads the request, answers a small JSON object ----
-const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C","forecast":[{"day":1,"high":23},{"day":2,"high":19}]}';
+const RESPONSE = WEATHER_RESPONSE;
 let served = 0;
-const server = createServer({ keepAlive: true }, (req: IncomingMessage, res: ServerResponse) => {
-  req.resume();
-  req.on("end", () => {
-    served++;
-    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(RESPONSE) });
-    res.end(RESPONSE);
-  });
-});
-server.keepAliveTimeout = 60_000;
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/weather`;
+const backend = await startWeatherBackend(() => void served++);
+const url = backend.url;
 
 // ---- the executor ----
 const registry = weatherRegistry(url);
@@ -72,25 +61,7 @@ const variants = {
   },
   // undici's lowest-level API, which the executor's transport drives: the same request, the
   // body's chunks collected by a bare handler (no cap, no abort, no redirects). The floor.
-  dispatch: () =>
-    new Promise<void>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let status = 0;
-      dispatcher.dispatch(
-        { origin: target.origin, path: target.pathname, method: "POST", headers: wire.headers, body: wire.body ?? null },
-        {
-          onRequestStart: () => {},
-          onResponseStart: (_c, s) => void (status = s),
-          onResponseData: (_c, chunk) => void chunks.push(chunk),
-          onResponseEnd: () => {
-            const value = JSON.parse(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))) as { city?: string };
-            if (status !== 200 || value.city !== "Paris") reject(new Error("bench: dispatch call failed"));
-            else resolve();
-          },
-          onResponseError: (_c, e) => reject(e),
-        },
-      );
-    }),
+  dispatch: bareDispatch(dispatcher, wire),
   // What the executor must do per attempt besides the request: an AbortController
   // for the attempt's signal, a timeout timer, and a capped streaming read of the body.
   // The gap between this and `undici` is the cost of those semantics, not of the pipeline.
@@ -123,8 +94,7 @@ const telemetryOverNone = ratio(stats.executor, stats.executorNoTelemetry);
 await executor.close();
 await executorNoTelemetry.close();
 await dispatcher.close();
-server.closeAllConnections();
-await new Promise<void>((resolve) => server.close(() => resolve()));
+await backend.close();
 
 // ---- per-call CPU cost of the pipeline alone: execute() through a dispatcher that answers at once (no I/O) ----
 const body = Buffer.from(RESPONSE);

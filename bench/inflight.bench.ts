@@ -15,13 +15,13 @@ import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.
 import { createToolExecutor } from "../src/executor/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
 import { identity, agent, ARGS } from "./call-fixtures.js";
+import { heapAfterFullGc, heapPerCallMedians } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const SIZES = [2_000, 8_000];
 const REPEATS = 3;
 const TARGET = 1.15;
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error("inflight: run with --expose-gc");
+if ((globalThis as { gc?: () => void }).gc === undefined) throw new Error("inflight: run with --expose-gc");
 
 const RESPONSE = '{"city":"Paris","temperature":21.5,"unit":"C"}';
 let held: ServerResponse[] = [];
@@ -75,23 +75,14 @@ const variants: Record<"executor" | "undici", (i: number) => Promise<void>> = {
   },
 };
 
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-async function fullGc(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    await settle();
-    gc!();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
 /** Heap bytes per pending call of one variant at n calls in flight. */
 async function measure(name: keyof typeof variants, n: number): Promise<number> {
-  const before = await fullGc();
+  const before = await heapAfterFullGc();
   arrived = 0;
   const calls: Promise<void>[] = [];
   for (let i = 0; i < n; i++) calls.push(variants[name](i));
   while (arrived < n) await new Promise((resolve) => setTimeout(resolve, 5));
-  const during = await fullGc();
+  const during = await heapAfterFullGc();
   release();
   await Promise.all(calls);
   return (during - before) / n;
@@ -100,24 +91,16 @@ async function measure(name: keyof typeof variants, n: number): Promise<number> 
 // Warm-up: both paths compiled and the pools' sockets open before any figure.
 for (const name of ["executor", "undici"] as const) await measure(name, 2_000);
 
-const perCall: Record<string, Record<number, number[]>> = { executor: {}, undici: {} };
-for (const n of SIZES) {
-  for (let r = 0; r < REPEATS; r++) {
-    for (const name of (r % 2 === 0 ? ["undici", "executor"] : ["executor", "undici"]) as (keyof typeof variants)[]) {
-      ((perCall[name]![n] ??= []) as number[]).push(await measure(name, n));
-    }
-  }
-}
+const { perCall, median } = await heapPerCallMedians(["executor", "undici"], SIZES, REPEATS, measure);
 await executor.close();
 await dispatcher.close();
 server.closeAllConnections();
 await new Promise<void>((resolve) => server.close(() => resolve()));
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 const kb = (bytes: number): number => Math.round(bytes / 102.4) / 10;
 const figures = SIZES.map((n) => {
-  const e = median(perCall.executor![n]!);
-  const u = median(perCall.undici![n]!);
+  const e = median("executor", n);
+  const u = median("undici", n);
   return { inFlight: n, executorKB: kb(e), undiciKB: kb(u), ratio: Math.round((e / u) * 1000) / 1000 };
 });
 const summary = figures.map((f) => ({

@@ -19,14 +19,13 @@ import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 import { STANDARD_TOOLS, type TestTool } from "../test/helpers/mcp-tools.js";
-import type { SummaryRow } from "./support.js";
+import { heapAfterFullGc, heapPerCallMedians, type SummaryRow } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const SIZES = [500, 2_000];
 const REPEATS = 3;
 const TARGET = 1.15;
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error("mcp-inflight: run with --expose-gc");
+if ((globalThis as { gc?: () => void }).gc === undefined) throw new Error("mcp-inflight: run with --expose-gc");
 
 // The SDK Client over the global fetch adds an abort listener per request to its transport's one
 // signal (see bench/mcp.bench.ts): Node warns past 10; count the warnings, print once.
@@ -78,15 +77,6 @@ const variants: Record<"executor" | "sdk", (i: number) => Promise<void>> = {
   },
 };
 
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-async function fullGc(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    await settle();
-    gc!();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
 /** Heap bytes per pending call of one variant at n calls in flight. */
 async function measure(name: keyof typeof variants, n: number): Promise<number> {
   // The server's request log grows with every request: emptied so that it is no part of either figure.
@@ -94,7 +84,7 @@ async function measure(name: keyof typeof variants, n: number): Promise<number> 
   server.calls.length = 0;
   gate = new Promise<void>((resolve) => (openGate = resolve));
   arrived = 0;
-  const before = await fullGc();
+  const before = await heapAfterFullGc();
   const calls: Promise<void>[] = [];
   for (let i = 0; i < n; i++) calls.push(variants[name](i));
   let seen = -1;
@@ -104,7 +94,7 @@ async function measure(name: keyof typeof variants, n: number): Promise<number> 
     if (arrived !== seen) [seen, stalledSince] = [arrived, performance.now()];
     else if (performance.now() - stalledSince > 10_000) throw new Error(`mcp-inflight: ${name}: only ${arrived} of ${n} calls reached the server`);
   }
-  const during = await fullGc();
+  const during = await heapAfterFullGc();
   openGate();
   await Promise.all(calls);
   return (during - before) / n;
@@ -113,24 +103,16 @@ async function measure(name: keyof typeof variants, n: number): Promise<number> 
 // Warm-up: both paths compiled and the sockets of a round opened once before any figure.
 for (const name of ["executor", "sdk"] as const) await measure(name, SIZES[SIZES.length - 1] as number);
 
-const perCall: Record<string, Record<number, number[]>> = { executor: {}, sdk: {} };
-for (const n of SIZES) {
-  for (let r = 0; r < REPEATS; r++) {
-    for (const name of (r % 2 === 0 ? ["sdk", "executor"] : ["executor", "sdk"]) as (keyof typeof variants)[]) {
-      ((perCall[name]![n] ??= []) as number[]).push(await measure(name, n));
-    }
-  }
-}
+const { perCall, median } = await heapPerCallMedians(["executor", "sdk"], SIZES, REPEATS, measure);
 await executor.close();
 await dispatcher.close();
 await raw.close();
 await server.close();
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] as number;
 const kb = (bytes: number): number => Math.round(bytes / 102.4) / 10;
 const figures = SIZES.map((n) => {
-  const e = median(perCall.executor![n]!);
-  const s = median(perCall.sdk![n]!);
+  const e = median("executor", n);
+  const s = median("sdk", n);
   return { inFlight: n, executorKB: kb(e), sdkKB: kb(s), ratio: Math.round((e / s) * 1000) / 1000 };
 });
 if (baselineListenerWarnings > 0) {

@@ -149,3 +149,34 @@ export function opsPerSecond(result: { readonly benchmarks: readonly { readonly 
   }
   return figures;
 }
+
+/** Heap used after three full GCs, each once the event loop's pending callbacks have run (needs `--expose-gc`). */
+export async function heapAfterFullGc(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error("bench: run with --expose-gc");
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    gc();
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/**
+ * Heap bytes per call in flight of two variants: `measure(name, n)` for each size, `repeats` times, the pair's
+ * order alternating (second, first; first, second; ...); each figure is the median of its repeats.
+ */
+export async function heapPerCallMedians<K extends string>(
+  names: readonly [K, K],
+  sizes: readonly number[],
+  repeats: number,
+  measure: (name: K, n: number) => Promise<number>,
+): Promise<{ readonly perCall: Record<K, Record<number, number[]>>; readonly median: (name: K, n: number) => number }> {
+  const perCall = Object.fromEntries(names.map((name) => [name, {}])) as Record<K, Record<number, number[]>>;
+  for (const n of sizes) {
+    for (let r = 0; r < repeats; r++) {
+      for (const name of r % 2 === 0 ? [names[1], names[0]] : names) (perCall[name][n] ??= []).push(await measure(name, n));
+    }
+  }
+  const median = (name: K, n: number): number => [...(perCall[name][n] ?? [])].sort((a, b) => a - b)[repeats >> 1] as number;
+  return { perCall, median };
+}
