@@ -19,7 +19,7 @@ import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 import { STANDARD_TOOLS, type TestTool } from "../test/helpers/mcp-tools.js";
-import { heapAfterFullGc, heapPerCallMedians, type SummaryRow } from "./support.js";
+import { countListenerWarnings, heapAfterFullGc, heapPerCallMedians, type SummaryRow } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const SIZES = [500, 2_000];
@@ -27,14 +27,7 @@ const REPEATS = 3;
 const TARGET = 1.15;
 if ((globalThis as { gc?: () => void }).gc === undefined) throw new Error("mcp-inflight: run with --expose-gc");
 
-// The SDK Client over the global fetch adds an abort listener per request to its transport's one
-// signal (see bench/mcp.bench.ts): Node warns past 10; count the warnings, print once.
-let baselineListenerWarnings = 0;
-process.removeAllListeners("warning");
-process.on("warning", (warning) => {
-  if (warning.name === "MaxListenersExceededWarning") baselineListenerWarnings++;
-  else console.error(warning);
-});
+const listenerWarnings = countListenerWarnings();
 
 // The `hold` tool: counts its arrival, then waits for the round's gate.
 let arrived = 0;
@@ -115,9 +108,7 @@ const figures = SIZES.map((n) => {
   const s = median("sdk", n);
   return { inFlight: n, executorKB: kb(e), sdkKB: kb(s), ratio: Math.round((e / s) * 1000) / 1000 };
 });
-if (baselineListenerWarnings > 0) {
-  console.error(`mcp-inflight.bench: ${baselineListenerWarnings} MaxListenersExceededWarning(s) from the SDK baseline's fetch; suppressed`);
-}
+listenerWarnings.report("mcp-inflight.bench");
 const summary: SummaryRow[] = figures.map((f) => ({
   name: `mcp inflight: heap per call, execute / SDK Client (${f.inFlight.toLocaleString("en-US")} in flight, streamable-http)`,
   value: f.ratio,

@@ -14,7 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { createMcpToolClient } from "../src/mcp/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
-import { drive, ratio, summarise, type Round, type SummaryRow } from "./support.js";
+import { interleave, ratio, type SummaryRow } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = 2_000;
@@ -57,19 +57,13 @@ const variants = {
     if (r.isError === true) throw new Error("bench: unexpected error result");
   },
 };
-type Name = keyof typeof variants;
-const names = Object.keys(variants) as Name[];
+const names = Object.keys(variants) as (keyof typeof variants)[];
 
-for (const name of names) await drive(variants[name], WARMUP, IN_FLIGHT);
-const rounds: Record<Name, Round[]> = { execute: [], callTool: [], raw: [] };
-for (let c = 0; c < CYCLES; c++) {
-  for (const name of [...names, ...[...names].reverse()]) rounds[name].push(await drive(variants[name], CALLS, IN_FLIGHT));
-}
+const stats = await interleave(variants, { calls: CALLS * 2 * CYCLES, cycles: CYCLES, inFlight: IN_FLIGHT, warmupCalls: WARMUP });
 await executor.close();
 await ours.close();
 await raw.close();
 
-const stats = { execute: summarise(rounds.execute), callTool: summarise(rounds.callTool), raw: summarise(rounds.raw) };
 const execRatio = ratio(stats.execute, stats.raw);
 const callRatio = ratio(stats.callTool, stats.raw);
 const figures = { area: "mcp-stdio-calls", transport: "stdio", inFlight: IN_FLIGHT, callsPerRound: CALLS, cycles: CYCLES, ...stats, executeRatio: execRatio, callToolRatio: callRatio };

@@ -9,7 +9,7 @@
 // object of the figures. Target: execute() / raw >= 0.95 (issue #38).
 // Run alone: node --expose-gc --import tsx bench/mcp.bench.ts [--json]
 import { bench, do_not_optimize, run, summary } from "mitata";
-import { opsPerSecond } from "./support.js";
+import { countListenerWarnings, opsPerSecond } from "./support.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createMcpToolClient, interpretMcpResult } from "../src/mcp/index.js";
@@ -19,17 +19,9 @@ import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 
-// The baseline (the SDK's Client over its default global fetch) adds an abort
-// listener to its transport's one AbortSignal per request and Node's fetch
-// drops them only later, so Node warns on every request past 1,500 (thousands
-// of lines on stderr). The warning is the baseline's, not createMcpToolClient's
-// (which sends through undici's own fetch): count it, print it once.
-let baselineListenerWarnings = 0;
-process.removeAllListeners("warning");
-process.on("warning", (warning) => {
-  if (warning.name === "MaxListenersExceededWarning") baselineListenerWarnings++;
-  else console.error(warning);
-});
+// The baseline's abort listeners make Node warn on every request past 1,500; createMcpToolClient gives each
+// request a signal of its own and makes none: counted, printed once.
+const listenerWarnings = countListenerWarnings();
 const CALLS = 2_000;
 const WARMUP = 1_000;
 const IN_FLIGHT = 16;
@@ -127,9 +119,7 @@ summary(() => {
 const micro = await run(JSON_ONLY ? { format: "quiet" } : { colors: false });
 const microFigures = opsPerSecond(micro);
 
-if (baselineListenerWarnings > 0) {
-  console.error(`mcp.bench: ${baselineListenerWarnings} MaxListenersExceededWarning(s) from the SDK baseline's fetch (abort listeners on its transport signal); suppressed`);
-}
+listenerWarnings.report("mcp.bench");
 const figures = { area: "mcp", transport: "streamable-http", inFlight: IN_FLIGHT, execute: execStats, ours: oursStats, raw: rawStats, executeRatio: execRatio, ratio, microOpsPerSec: microFigures };
 if (JSON_ONLY) {
   const summary = [

@@ -180,3 +180,23 @@ export async function heapPerCallMedians<K extends string>(
   const median = (name: K, n: number): number => [...(perCall[name][n] ?? [])].sort((a, b) => a - b)[repeats >> 1] as number;
   return { perCall, median };
 }
+
+/**
+ * Stops printing this process's `MaxListenersExceededWarning`s and counts them instead (every other warning is still
+ * printed). The MCP SDK client the MCP benches compare against, over the global fetch, adds an abort listener per
+ * request to its transport's one signal and Node's fetch drops them only when collected: Node warns on every
+ * request past 1,500. `report(area)` prints the count once, on stderr.
+ */
+export function countListenerWarnings(): { report(area: string): void } {
+  let count = 0;
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => {
+    if (warning.name === "MaxListenersExceededWarning") count++;
+    else console.error(warning);
+  });
+  return {
+    report(area) {
+      if (count > 0) console.error(`${area}: ${count} MaxListenersExceededWarning(s) from the SDK baseline's fetch (abort listeners on its transport signal); suppressed`);
+    },
+  };
+}

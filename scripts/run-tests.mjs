@@ -18,8 +18,8 @@ import { createRequire } from "node:module";
 const OUT = ".test-out";
 rmSync(OUT, { recursive: true, force: true });
 // typescript's `bin` (its exports map hides the file from require.resolve).
-const typescript = dirname(createRequire(import.meta.url).resolve("typescript/package.json"));
-const tsc = join(typescript, createRequire(import.meta.url)("typescript/package.json").bin.tsc);
+const require = createRequire(import.meta.url);
+const tsc = join(dirname(require.resolve("typescript/package.json")), require("typescript/package.json").bin.tsc);
 const compiled = spawnSync(process.execPath, [tsc, "-p", "tsconfig.test.json"], { stdio: "inherit" });
 if (compiled.status !== 0) {
   console.error("run-tests: tsc -p tsconfig.test.json failed (the errors are above)");
