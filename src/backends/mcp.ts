@@ -1,7 +1,7 @@
 import type { Clock, JsonValue } from "../core/index.js";
 import type { McpHandlerConfig, McpRetryPolicy } from "../manifest/index.js";
 import type { CircuitBreaker } from "../breaker/index.js";
-import { classifyMcpError, isMcpBreakerFailure, type McpCallOptions, type McpToolClient } from "../mcp/index.js";
+import { classifyMcpError, isMcpBreakerFailure, MCP_OWN_SIGNAL, type McpAttemptCallOptions, type McpCallOptions, type McpToolClient } from "../mcp/index.js";
 import { runAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { normalizedPolicy, SINGLE_ATTEMPT } from "./retry-setup.js";
@@ -53,10 +53,14 @@ export async function mcpAttempt(
   }
 }
 
-/** The options of one attempt's `tools/call`: its signal, and the broker's headers and the call's observer when there are some. */
-function callOptions(signal: AbortSignal, deps: { readonly injected: Readonly<Record<string, string>> | undefined; readonly observer?: McpCallOptions["observer"] }): McpCallOptions {
-  if (deps.observer === undefined) return deps.injected === undefined ? { signal } : { signal, headers: deps.injected };
-  return deps.injected === undefined ? { signal, observer: deps.observer } : { signal, headers: deps.injected, observer: deps.observer };
+/**
+ * The options of one attempt's `tools/call`: its signal, and the broker's headers and the call's observer when
+ * there are some. The signal is the attempt's own (discarded when it settles), so the client hands it to the SDK
+ * without linking another one to it.
+ */
+function callOptions(signal: AbortSignal, deps: { readonly injected: Readonly<Record<string, string>> | undefined; readonly observer?: McpCallOptions["observer"] }): McpAttemptCallOptions {
+  if (deps.observer === undefined) return deps.injected === undefined ? { signal, [MCP_OWN_SIGNAL]: true } : { signal, headers: deps.injected, [MCP_OWN_SIGNAL]: true };
+  return deps.injected === undefined ? { signal, observer: deps.observer, [MCP_OWN_SIGNAL]: true } : { signal, headers: deps.injected, observer: deps.observer, [MCP_OWN_SIGNAL]: true };
 }
 
 const policies = new WeakMap<McpRetryPolicy, RetryPolicyOptions>();

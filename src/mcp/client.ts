@@ -109,6 +109,25 @@ export interface McpCallOptions {
 }
 
 /**
+ * Marks {@link McpCallOptions} whose `signal` belongs to that one call (the
+ * executor's per-attempt signal): the client hands it to the SDK as it is,
+ * where it would otherwise link a signal of its own to it, because the SDK
+ * leaves its abort listener on the signal it is given. Set only with a signal
+ * that is discarded when the call settles.
+ * @internal Does not follow semver.
+ */
+export const MCP_OWN_SIGNAL: unique symbol = Symbol("omnia-tools.mcp.ownSignal");
+
+/** {@link McpCallOptions} as the executor passes them. @internal Does not follow semver. */
+export type McpAttemptCallOptions = McpCallOptions & { readonly [MCP_OWN_SIGNAL]?: true };
+
+/** The scope of a call whose own signal needs no link (see {@link MCP_OWN_SIGNAL}). */
+function ownScope(signal: AbortSignal): Scope {
+  return { signal, dispose: noDispose };
+}
+function noDispose(): void {}
+
+/**
  * Options of {@link McpToolClient.listTools}.
  * @public
  */
@@ -324,6 +343,7 @@ class McpToolClientImpl implements McpToolClient {
           { handlerName: this.handlerName, logger: this.logger, serves: (name) => this.serves(name) },
           scope.signal,
         ),
+        this.observer !== undefined,
       );
       this.discovered = tools;
       return tools;
@@ -337,13 +357,13 @@ class McpToolClientImpl implements McpToolClient {
     const prefix = `handler ${JSON.stringify(this.handlerName)}: `;
     const scope = createScope(options.signal, options.timeoutMs, this.clock);
     try {
-      await this.exchange(scope, prefix, `${prefix}MCP ping failed: `, undefined, (session) => session.rpc.ping(scope.signal));
+      await this.exchange(scope, prefix, `${prefix}MCP ping failed: `, undefined, (session) => session.rpc.ping(scope.signal), false);
     } finally {
       scope.dispose();
     }
   }
 
-  async callTool(name: string, args: string | JsonValue | undefined, options: McpCallOptions = {}): Promise<McpCallResult> {
+  async callTool(name: string, args: string | JsonValue | undefined, options: McpAttemptCallOptions = {}): Promise<McpCallResult> {
     this.assertOpen("callTool");
     if (!this.serves(name)) {
       throw new InvalidOptionError(`mcp handler ${JSON.stringify(this.handlerName)}: tool ${JSON.stringify(name)} is not served (blocked by toolFilter)`);
@@ -365,10 +385,11 @@ class McpToolClientImpl implements McpToolClient {
       }
       headers = undefined;
     }
-    const scope = createScope(options.signal, options.timeoutMs, this.clock);
+    const own = options.signal !== undefined && options[MCP_OWN_SIGNAL] === true && options.timeoutMs === undefined;
+    const scope = own ? ownScope(options.signal!) : createScope(options.signal, options.timeoutMs, this.clock);
     try {
       if (trace === undefined) {
-        const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal));
+        const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal), false);
         return capResult(name, interpretMcpResult(name, raw));
       }
       let raw;
@@ -398,17 +419,23 @@ class McpToolClientImpl implements McpToolClient {
     failPrefix: string,
     headers: Readonly<Record<string, string>> | undefined,
     op: (session: Session) => Promise<T>,
+    traced = true,
   ): Promise<T> {
     for (let resent = false; ; resent = true) {
-      const session = await this.sessionFor(scope, connectPrefix);
-      const exchange: Exchange = { session, headers, deliveries: [] };
+      const live = this.current;
+      // A live session is used as it is: no race against the scope's signal, no extra turn of the event loop.
+      const session = live !== undefined && !live.dead && !scope.signal.aborted ? live : await this.sessionFor(scope, connectPrefix);
+      // stdio sends no HTTP request to account for: an exchange there carries only an observed request's trace,
+      // so an untraced call does not enter the AsyncLocalStorage (on Node 20 and 22 that turns on async hooks for
+      // every promise and native request of the process).
+      const exchange: Exchange | undefined = this.transport === "stdio" && !traced ? undefined : { session, headers, deliveries: [] };
       try {
-        return await this.http.exchanges.run(exchange, () => op(session));
+        return await (exchange === undefined ? op(session) : this.http.exchanges.run(exchange, () => op(session)));
       } catch (error) {
         const fatal = this.settleFailure(error, session, scope);
         if (fatal !== undefined) throw fatal;
         // stdio has no HTTP request to account for: whatever was written to the child may have run.
-        if (!resent && this.transport !== "stdio" && session.capFailure === undefined && (await undelivered(exchange, scope.signal))) {
+        if (!resent && exchange !== undefined && this.transport !== "stdio" && session.capFailure === undefined && (await undelivered(exchange, scope.signal))) {
           this.logger.debug("mcp: the request did not reach a server that knows the session; reconnecting", { handler: this.handlerName, session: session.id });
           this.retire(session);
           continue;
@@ -534,7 +561,8 @@ class McpToolClientImpl implements McpToolClient {
         try {
           const connecting: Exchange = { session, headers: undefined, deliveries: [] };
           await raceAbort(
-            this.http.exchanges.run(connecting, () => session.rpc.connect(scope.signal)),
+            // stdio: no HTTP request, and no AsyncLocalStorage (see exchange()).
+            this.transport === "stdio" ? session.rpc.connect(scope.signal) : this.http.exchanges.run(connecting, () => session.rpc.connect(scope.signal)),
             scope.signal,
           );
         } catch (error) {
