@@ -2,8 +2,10 @@
 // createMcpToolClient().callTool() (the client alone), each against the SDK's
 // own Client.callTool() over its StdioClientTransport. Each variant talks to
 // its own child running the same server (test/fixtures/mcp-stdio-server.ts,
-// the SDK's StdioServerTransport), 16 calls in flight, 2,000 calls per round
-// after a warm-up, rounds A-B-C-C-B-A twice so that drift on this shared
+// the SDK's StdioServerTransport), 16 calls in flight, 5,000 calls per round
+// after 10,000 warm-up calls each (rounds of 2,000 after 1,000 gave a CPU per
+// call that moved by half from run to run; CALLS and WARMUP override them),
+// rounds A-B-C-C-B-A twice so that drift on this shared
 // machine hits each alike (the pattern of bench/mcp.bench.ts). The figure is
 // the ratio of calls/s over all rounds; the per-cycle ratios show the spread.
 // Target: execute() / raw >= 0.95 (issue #38).
@@ -17,8 +19,8 @@ import { createToolExecutor } from "../src/executor/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";
 
 const JSON_ONLY = process.argv.includes("--json");
-const CALLS = 2_000;
-const WARMUP = 1_000;
+const CALLS = Number(process.env.CALLS ?? 5_000);
+const WARMUP = Number(process.env.WARMUP ?? 10_000);
 const IN_FLIGHT = 16;
 const CYCLES = 2;
 const TARGET = 0.95;

@@ -6,14 +6,22 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js grpc [calls]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js http-dispatch [calls]
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js mcp [calls]   (streamable-http)
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js mcp-stdio [calls]
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js mcp-stdio-client [calls]   (createMcpToolClient().callTool)
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof .bench-out/bench/profile-execute.js mcp-stdio-raw [calls]   (the SDK's Client.callTool)
 // (http-dispatch: the floor of the http bench, the same request through undici's dispatch() with a bare
 // handler, to set beside the http profile.)
 // then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
+import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { loadToolRegistry, type HttpHandlerConfig } from "../src/manifest/index.js";
 import { buildHttpRequest } from "../src/http/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { serveToolService } from "../src/grpc/index.js";
+import { createMcpToolClient } from "../src/mcp/index.js";
+import type { JsonValue } from "../src/core/index.js";
 import { drive } from "./support.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 import { identity, agent, ARGS, WEATHER_RESPONSE, startWeatherBackend, bareDispatch } from "./call-fixtures.js";
@@ -27,7 +35,15 @@ let close: () => Promise<void>;
 let manifest: string;
 let toolName = "get_weather";
 let toolArgs = ARGS;
-if (mode === "mcp") {
+// The stdio fixture is TypeScript (test/fixtures is not compiled with the benches): the child runs it through tsx.
+const root = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "../../" : "../", import.meta.url));
+const STDIO = { command: process.execPath, args: ["--import", "tsx", `${root}test/fixtures/mcp-stdio-server.ts`], cwd: root };
+if (mode.startsWith("mcp-stdio")) {
+  manifest = `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(STDIO.command)}, args: ${JSON.stringify(STDIO.args)}, workDir: ${JSON.stringify(root)} }\n`;
+  toolName = "echo";
+  toolArgs = '{"text":"Paris, metric, 3 days"}';
+  close = () => Promise.resolve();
+} else if (mode === "mcp") {
   const server = await startMcpHttpServer({ transport: "streamable-http" });
   manifest = `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`;
   toolName = "echo";
@@ -53,8 +69,29 @@ const dispatcher = new Agent({ keepAliveTimeout: 4_000, connections: 256 });
 if (mode === "http-dispatch") {
   one = bareDispatch(dispatcher, buildHttpRequest(registry.getHandler("weather-api") as HttpHandlerConfig, ARGS, { identity, agent, auth: {}, headersFromSecret: {} }));
 }
+if (mode.startsWith("mcp-stdio")) await executor.listTools();
+if (mode === "mcp-stdio-raw") {
+  const raw = new Client({ name: "raw", version: "1.0.0" });
+  await raw.connect(new StdioClientTransport({ ...STDIO, stderr: "pipe" }));
+  const args = JSON.parse(toolArgs) as Record<string, unknown>;
+  one = async () => {
+    const r = await raw.callTool({ name: "echo", arguments: args });
+    if (r.isError === true) throw new Error("unexpected error result");
+  };
+  close = () => raw.close();
+}
+if (mode === "mcp-stdio-client") {
+  const client = createMcpToolClient({ name: "bench", mcpConfig: { transport: "stdio", command: STDIO.command, args: STDIO.args, workDir: root } });
+  await client.listTools();
+  const args = JSON.parse(toolArgs) as JsonValue;
+  one = async () => {
+    const r = await client.callTool("echo", args);
+    if (r.status !== "success") throw new Error("unexpected error outcome");
+  };
+  close = () => client.close();
+}
 const cpu0 = process.cpuUsage();
-const round = await drive(one, calls, mode === "mcp" ? 16 : 64);
+const round = await drive(one, calls, mode.startsWith("mcp") ? 16 : 64);
 const cpu = process.cpuUsage(cpu0);
 console.log(`${mode}: ${Math.round((calls / round.ms) * 1000)} calls/s, CPU ${Math.round((cpu.user + cpu.system) / calls)} µs/call`);
 await dispatcher.close();
