@@ -35,7 +35,8 @@ export interface PlatformTool {
   /**
    * Runs the call. Returns a JSON value (or a promise of one), which becomes the
    * success result; a thrown error (or rejection) becomes an error outcome whose
-   * message is the error's message.
+   * message is the error's message. `args` is the call's own copy (`{}` for
+   * none): changing it changes neither the record nor the call's span.
    */
   execute(args: JsonValue, ctx: PlatformToolContext): JsonValue | Promise<JsonValue>;
   /** Per-call timeout in ms; 0 means none. Default 30 000 (a handler's default `timeout`). */

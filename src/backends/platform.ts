@@ -15,7 +15,8 @@ export function createPlatformBackend(env: BackendEnv): Backend {
     prepare(call: BackendCall): PreparedCall {
       const handler = call.handler as PlatformHandlerConfig;
       const { callId, identity } = call;
-      const args: JsonValue = call.args ?? {};
+      // The tool's own copy: what it does to its arguments reaches neither the record nor the call's span.
+      const args: JsonValue = call.args === undefined ? {} : structuredClone(call.args);
       return {
         policy: SINGLE_ATTEMPT,
         async attempt(signal): Promise<AttemptOutcome<BackendSuccess>> {

@@ -8,7 +8,10 @@ import type { DecisionRequest } from "../policy/index.js";
  * The policy decision request for one call, as Omnia's broker client builds it: the headers
  * an HTTP tool call would carry, MIME-canonicalised, with the **registry** name
  * (the ToolRegistry's, else the handler's) as `X-Omnia-Tool-Registry`; the
- * arguments when they are an object; the identity payload.
+ * arguments when they are an object; the identity payload. The arguments are
+ * the request's own copy: a policy function that changes them changes neither
+ * the request sent to the backend nor the record (Omnia's broker gets them as
+ * JSON text, which cannot reach back either).
  * @internal Does not follow semver.
  */
 export function buildDecisionRequest(input: {
@@ -33,7 +36,7 @@ export function buildDecisionRequest(input: {
   );
   const args = input.args;
   // Go decodes the arguments into a map: `{}` is an empty object, anything that is not an object is null.
-  const body = typeof args === "object" && args !== null && !Array.isArray(args) ? args : null;
+  const body = typeof args === "object" && args !== null && !Array.isArray(args) ? structuredClone(args) : null;
   return {
     toolName: input.toolName,
     handlerName: input.handler.name,

@@ -13,7 +13,11 @@ export interface DecisionRequest {
   readonly handlerType: ToolHandlerType;
   /** The ToolRegistry name (ToolPolicy `selector.registry`), else the handler name. */
   readonly registryName: string;
-  /** The arguments parsed as a JSON object; `null` when empty or not an object. */
+  /**
+   * The arguments parsed as a JSON object; `null` when empty or not an object.
+   * The request's own copy: changing it changes neither the request sent to
+   * the backend nor the record.
+   */
   readonly arguments: { readonly [key: string]: JsonValue } | null;
   /** The broker's identity object; `null` when no identity field is set. */
   readonly identity: IdentityPayload | null;

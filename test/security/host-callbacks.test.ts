@@ -279,3 +279,68 @@ for (const t of THROWN) {
     await ex.close();
   });
 }
+
+test("a policy function or a platform tool that changes its arguments changes neither the request sent (GET query, POST body) nor the record", async () => {
+  await withServer(async (server) => {
+    const recorder = new MemoryRecorder();
+    const seen: unknown[] = [];
+    const ex = createToolExecutor({
+      registry: loadToolRegistry(`
+handlers:
+  - name: get
+    type: http
+    tool: { name: lookup, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/get", method: GET }
+  - name: post
+    type: http
+    tool: { name: store, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/post", method: POST }
+`),
+      recorder,
+      policy: (request) => {
+        const args = request.arguments as Record<string, unknown> | null;
+        if (args !== null) {
+          args["city"] = "Elsewhere";
+          args["extra"] = "injected";
+        }
+        return { allow: true };
+      },
+      platformTools: {
+        remember: {
+          description: "d",
+          inputSchema: { type: "object" },
+          execute: (args) => {
+            seen.push(structuredClone(args));
+            (args as Record<string, unknown>)["city"] = "Changed";
+            return { ok: true };
+          },
+        },
+      },
+    });
+    try {
+      for (const [id, name] of [["g1", "lookup"], ["p1", "store"], ["r1", "remember"]] as const) {
+        const out = await ex.execute({ id, name, arguments: '{"city":"Paris"}' });
+        assert.equal(out.status, "success", JSON.stringify(out));
+      }
+      assert.deepEqual(
+        server.requests.map((r) => [r.method, r.url, r.body.toString("utf8")]),
+        [
+          ["GET", "/get?city=Paris", ""],
+          ["POST", "/post", '{"city":"Paris"}'],
+        ],
+      );
+      // The platform tool was given what the model sent (the policy's change did not reach it either).
+      assert.deepEqual(seen, [{ city: "Paris" }]);
+      assert.deepEqual(
+        recorder.records.map((r) => [r.callId, r.arguments]),
+        [
+          ["g1", { city: "Paris" }],
+          ["p1", { city: "Paris" }],
+          ["r1", { city: "Paris" }],
+        ],
+      );
+    } finally {
+      await ex.close();
+    }
+  });
+});
