@@ -1,9 +1,11 @@
 // The stdio MCP call path without the per-call machinery it does not need
 // (issue #38): no AsyncLocalStorage for an untraced request (stdio sends no
-// HTTP request to account for), and the executor's per-attempt signal handed
-// to the SDK as it is. Against a real stdio child built with the SDK.
+// HTTP request to account for), the executor's per-attempt signal handed
+// to the SDK as it is, and the messages of one turn written to the child at
+// once. Against a real stdio child built with the SDK.
 import type { AsyncLocalStorage } from "node:async_hooks";
 import { getEventListeners } from "node:events";
+import type { Writable } from "node:stream";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createMcpToolClient, MCP_OWN_SIGNAL, type McpCallResult, type McpToolClient } from "../src/mcp/index.js";
@@ -115,5 +117,43 @@ handlers:
     );
   } finally {
     await ex.close();
+  }
+});
+
+test("stdio: the calls started in one turn reach the child's stdin in one write, in order; a lone call is written at once", async () => {
+  const client = createMcpToolClient({ name: "local", mcpConfig: { transport: "stdio", command: COMMAND, args: ARGS } });
+  try {
+    await client.listTools();
+    const stdin = (client as unknown as { current: { transport: { _process: { stdin: Writable } } } }).current.transport._process.stdin;
+    const writes: string[][] = [];
+    const write = stdin._write.bind(stdin);
+    const writev = stdin._writev!.bind(stdin);
+    stdin._write = (chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void) => {
+      writes.push([String(chunk)]);
+      write(chunk, encoding, callback);
+    };
+    stdin._writev = (chunks: { chunk: Buffer; encoding: BufferEncoding }[], callback: (error?: Error | null) => void) => {
+      writes.push(chunks.map((c) => String(c.chunk)));
+      writev(chunks, callback);
+    };
+    const texts = Array.from({ length: 8 }, (_, i) => `t${i}`);
+    const results = await Promise.all(texts.map((text) => client.callTool("echo", { text })));
+    assert.deepEqual(results.map(success), texts);
+    assert.equal(writes.length, 1);
+    // Requests 2 to 9 (initialize was 0, tools/list 1), each a whole line.
+    assert.deepEqual(
+      writes[0]!.map((line) => [line.endsWith("\n"), (JSON.parse(line) as { id: number; params: { arguments: { text: string } } }).id, (JSON.parse(line) as { params: { arguments: { text: string } } }).params.arguments.text]),
+      texts.map((text, i) => [true, i + 2, text]),
+    );
+    assert.equal(success(await client.callTool("echo", { text: "alone" })), "alone");
+    assert.equal(writes.length, 2);
+    assert.equal(writes[1]!.length, 1);
+    // Past the stream's high-water mark in one turn (write() returns false, the SDK waits for drain): all still go, once.
+    const big = ["a", "b", "c"].map((c) => c.repeat(300_000));
+    const bigResults = await Promise.all(big.map((text) => client.callTool("echo", { text })));
+    assert.deepEqual(bigResults.map(success), big);
+    assert.deepEqual(writes.slice(2).flat().map((line) => (JSON.parse(line) as { params: { arguments: { text: string } } }).params.arguments.text.slice(0, 1)), ["a", "b", "c"]);
+  } finally {
+    await client.close();
   }
 });

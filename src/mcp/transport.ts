@@ -47,6 +47,31 @@ function lookPath(command: string): string {
   return command;
 }
 
+/**
+ * Sends the messages a stdio transport is given in one turn of the event loop
+ * (the calls of one model turn, or the next calls started as a batch of
+ * answers is read) with one write to the child's stdin: the stream is corked
+ * at the turn's first message and uncorked on the next tick, after the
+ * turn's promise jobs. Each message is written whole, in order, as before; a
+ * write that fills the pipe still waits for `drain`.
+ */
+function batchWrites(transport: Transport, stdin: NonNullable<ChildProcess["stdin"]>): void {
+  const send = transport.send.bind(transport);
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    stdin.uncork();
+  };
+  transport.send = (message, options) => {
+    if (!corked) {
+      corked = true;
+      stdin.cork();
+      process.nextTick(uncork);
+    }
+    return send(message, options);
+  };
+}
+
 /** A transport and, for stdio, the watch on its child. */
 export interface McpTransport {
   readonly transport: Transport;
@@ -91,6 +116,7 @@ export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: Fe
         watch.exitCode = code;
         watch.signal = signal;
       });
+      if (child?.stdin != null) batchWrites(transport, child.stdin);
       return started;
     };
     return { transport, stdio: watch };
