@@ -138,12 +138,23 @@ export interface CassetteExecutor {
   execute(
     call: CassetteToolCall,
     ctx?: unknown,
-    hooks?: { readonly recordResult?: (resultJson: string) => JsonValue; readonly approval?: "approved" | "edited" | "denied" },
+    hooks?: {
+      readonly recordResult?: (resultJson: string) => JsonValue;
+      readonly approval?: "approved" | "edited" | "denied";
+      readonly round?: { end(): void } | undefined;
+    },
   ): Promise<CassetteOutcome>;
   /** Records a call a person refused before it ran (see `ToolExecutor.refuse`). */
   refuse(call: CassetteToolCall, ctx: unknown, reason: string): Promise<CassetteOutcome>;
   /** Completes a client call with the client's answer. */
   completeClientCall(result: CassetteClientResult): CassetteOutcome;
+  /**
+   * Opens the span of one round of a turn's calls (see
+   * `ToolExecutor.startRound`). A recording cassette has it when the executor
+   * it wraps does, so a turn's spans are the same recorded or not; a
+   * replaying one has none (it records no spans).
+   */
+  startRound?(calls: number): { end(): void } | undefined;
   /** Every tool the executor serves. */
   readonly tools: readonly CassetteToolDescriptor[];
   /** Runs discovery again. */

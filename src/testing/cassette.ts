@@ -196,7 +196,7 @@ class CassetteRecorder {
 
   surface(): CassetteExecutor {
     const executor = this.executor;
-    return {
+    const surface: CassetteExecutor = {
       execute: async (call, ctx, hooks) => {
         this.noteTools();
         const outcome = await executor.execute(call, ctx, hooks);
@@ -233,6 +233,9 @@ class CassetteRecorder {
             () => undefined,
           )),
     };
+    // A turn's round span (its calls' parent) exists as it would without the cassette.
+    if (typeof executor.startRound === "function") surface.startRound = (calls) => executor.startRound!(calls);
+    return surface;
   }
 
   /** Writes a `tools` line when the executor's list changed since the last one. */

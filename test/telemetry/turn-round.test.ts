@@ -2,6 +2,9 @@
 // real OpenTelemetry JS SDK. The first tests run with no context manager
 // registered at all: the round's span reaches its calls explicitly, not through
 // the active context. The last ones register one, for a host span.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { context, propagation, trace, SpanKind } from "@opentelemetry/api";
@@ -10,7 +13,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutor } from "../../src/executor/index.js";
 import { createTurn } from "../../src/turn/index.js";
-import { createManualClock } from "../../src/testing/index.js";
+import { createManualClock, recordCassette, replayCassette } from "../../src/testing/index.js";
 
 const spans = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] });
@@ -76,6 +79,25 @@ test("gen_ai, no active span (and no context manager): one omnia_tools.turn.roun
   // Ended after its calls.
   const ends = finished.map((s) => s.name);
   assert.equal(ends.at(-1), "omnia_tools.turn.round");
+});
+
+test("gen_ai, a turn over a recording cassette: the same round span, parent of the same execute_tool spans; both calls on the cassette", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "omnia-round-"));
+  closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, "turn.jsonl");
+  const recording = recordCassette(executor({ conventions: ["gen_ai"] }), { path });
+  assert.equal(typeof recording.startRound, "function");
+  const round = await createTurn(recording).run(CALLS);
+  assert.deepEqual(round.messages.map((m) => m.content), ["3", '{\n  "x": 1\n}']);
+  const finished = spans.getFinishedSpans();
+  assert.deepEqual(finished.map((s) => s.name).sort(), ["execute_tool add", "execute_tool echo", "omnia_tools.turn.round"]);
+  const parent = byName(finished, "omnia_tools.turn.round");
+  for (const name of ["execute_tool add", "execute_tool echo"]) assert.equal(byName(finished, name).parentSpanContext?.spanId, parent.spanContext().spanId, name);
+  const lines = readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { kind: string; callId?: string });
+  assert.deepEqual(lines.filter((l) => l.kind === "call").map((l) => l.callId).sort(), ["c1", "c2"]);
+  await recording.close();
+  // A replaying cassette records no spans: it has no round to open.
+  assert.equal(replayCassette(path).startRound, undefined);
 });
 
 test("each round is its own span; with both conventions Omnia's span is the round's child and execute_tool its", async () => {
