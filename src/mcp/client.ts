@@ -478,7 +478,7 @@ class McpToolClientImpl implements McpToolClient {
       transport.send = (message, options) => {
         const m = message as { method?: unknown; id?: unknown };
         if ((m.method === "tools/call" || m.method === "tools/list") && (typeof m.id === "string" || typeof m.id === "number")) {
-          exchanges.getStore()?.trace?.sent(m.id, (transport as { sessionId?: string }).sessionId);
+          exchanges.getStore()?.trace?.sent(m.id, (transport as { sessionId?: string }).sessionId, session.protocolVersion);
         }
         return send(message, options);
       };
@@ -610,7 +610,21 @@ class McpToolClientImpl implements McpToolClient {
       },
     };
     const rpc = modernSdk === undefined ? legacyRpc(sdk, transport, events) : modernRpc(sdk, modernSdk, transport, events);
-    session = { sdk, rpc, transport, stdio, id: ++this.sessions, dead: false, retiring: false, closing: undefined, inflight: new Set(), authFailure: undefined, capFailure: undefined };
+    session = {
+      sdk,
+      rpc,
+      transport,
+      stdio,
+      id: ++this.sessions,
+      dead: false,
+      retiring: false,
+      closing: undefined,
+      inflight: new Set(),
+      authFailure: undefined,
+      capFailure: undefined,
+      protocolVersion: modernSdk === undefined ? undefined : MCP_MODERN_REVISION,
+    };
+    noteProtocolVersion(transport, session);
     this.open.add(session);
     return session;
   }
@@ -732,6 +746,20 @@ class McpToolClientImpl implements McpToolClient {
 }
 
 /** A success past {@link MAX_MCP_RESULT_BYTES} becomes the cap's error outcome. */
+/**
+ * Keeps the revision `initialize` negotiated on the session: the 1.x SDK's
+ * client hands it to `transport.setProtocolVersion` (after checking it is one
+ * it supports), which the HTTP transports have and stdio's has not.
+ */
+function noteProtocolVersion(transport: Transport, session: Session): void {
+  const t = transport as Transport & { setProtocolVersion?: (version: string) => void };
+  const set = t.setProtocolVersion?.bind(transport);
+  t.setProtocolVersion = (version: string) => {
+    session.protocolVersion = version;
+    set?.(version);
+  };
+}
+
 function capResult(toolName: string, result: McpCallResult): McpCallResult {
   if (result.status !== "success" || result.resultJson.length <= MAX_MCP_RESULT_BYTES / 3) return result;
   const bytes = Buffer.byteLength(result.resultJson, "utf8");

@@ -35,6 +35,8 @@ export interface Session {
   authFailure: McpAuthError | undefined;
   /** Why the session was ended when an answer passed the message cap: what its requests still waiting fail with. */
   capFailure: Error | undefined;
+  /** The protocol revision the session runs on: the one `initialize` negotiated (a revision the SDK supports), or 2026-07-28. */
+  protocolVersion: string | undefined;
 }
 
 /**

@@ -40,6 +40,8 @@ export const ATTR_MCP_METHOD_NAME = "mcp.method.name";
 /** @internal Does not follow semver. */
 export const ATTR_MCP_SESSION_ID = "mcp.session.id";
 /** @internal Does not follow semver. */
+export const ATTR_MCP_PROTOCOL_VERSION = "mcp.protocol.version";
+/** @internal Does not follow semver. */
 export const ATTR_JSONRPC_REQUEST_ID = "jsonrpc.request.id";
 /** @internal Does not follow semver. */
 export const ATTR_NETWORK_TRANSPORT = "network.transport";

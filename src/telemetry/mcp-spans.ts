@@ -9,6 +9,7 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   ATTR_JSONRPC_REQUEST_ID,
   ATTR_MCP_METHOD_NAME,
+  ATTR_MCP_PROTOCOL_VERSION,
   ATTR_MCP_SESSION_ID,
   ATTR_NETWORK_PROTOCOL_NAME,
   ATTR_NETWORK_TRANSPORT,
@@ -48,8 +49,12 @@ export interface McpRequestTrace {
    * put into the request's `params._meta`; `undefined` to send none.
    */
   readonly meta: Readonly<Record<string, string>> | undefined;
-  /** The JSON-RPC request went out with this `id`, on this session (`undefined` on stdio and SSE). Called once per request sent. */
-  sent(requestId: string | number, sessionId: string | undefined): void;
+  /**
+   * The JSON-RPC request went out with this `id`, on this session
+   * (`undefined` on stdio and SSE), on this protocol revision (the one the
+   * session negotiated; `undefined` when not known). Called once per request sent.
+   */
+  sent(requestId: string | number, sessionId: string | undefined, protocolVersion?: string | undefined): void;
   /**
    * The request ended: with a result (`isError` for a tool's error result) or
    * with `error`. Called exactly once; later calls are ignored.
@@ -159,10 +164,11 @@ class RequestTrace implements McpRequestTrace {
     this.#span = span;
     this.meta = meta;
   }
-  sent(requestId: string | number, sessionId: string | undefined): void {
+  sent(requestId: string | number, sessionId: string | undefined, protocolVersion?: string | undefined): void {
     if (this.#ended) return;
     this.#span.setAttribute?.(ATTR_JSONRPC_REQUEST_ID, String(requestId));
     if (sessionId !== undefined) this.#span.setAttribute?.(ATTR_MCP_SESSION_ID, sessionId);
+    if (protocolVersion !== undefined) this.#span.setAttribute?.(ATTR_MCP_PROTOCOL_VERSION, protocolVersion);
   }
   end(result: { readonly isError?: unknown } | undefined, error?: unknown): void {
     if (this.#ended) return;

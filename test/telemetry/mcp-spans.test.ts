@@ -6,6 +6,7 @@
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { loadToolRegistry, type ToolRegistry } from "../../src/manifest/index.js";
@@ -25,14 +26,14 @@ const { spans, tracer, closers } = sdk;
 const propagator = new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] });
 let mcp: McpHttpTestServer;
 /** Every JSON-RPC body the server received: method, id and `params._meta`. */
-const bodies: { method: string; id: unknown; meta: unknown; session: string | undefined }[] = [];
+const bodies: { method: string; id: unknown; meta: unknown; session: string | undefined; protocolVersion: string | undefined }[] = [];
 
 before(async () => {
   mcp = await startMcpHttpServer({
     transport: "streamable-http",
     intercept: (req, body) => {
       const b = body as { method?: string; id?: unknown; params?: { _meta?: unknown } } | undefined;
-      if (typeof b?.method === "string") bodies.push({ method: b.method, id: b.id, meta: b.params?._meta, session: req.headers["mcp-session-id"] as string | undefined });
+      if (typeof b?.method === "string") bodies.push({ method: b.method, id: b.id, meta: b.params?._meta, session: req.headers["mcp-session-id"] as string | undefined, protocolVersion: req.headers["mcp-protocol-version"] as string | undefined });
       return false;
     },
   });
@@ -93,6 +94,7 @@ test("gen_ai over streamable-http: tools/list (child of the host span), execute_
     "server.port": port,
     "jsonrpc.request.id": String(listBody.id),
     "mcp.session.id": listBody.session,
+    "mcp.protocol.version": listBody.protocolVersion,
   });
   assertConforms(list, MCP_CLIENT);
 
@@ -115,7 +117,10 @@ test("gen_ai over streamable-http: tools/list (child of the host span), execute_
     "server.port": port,
     "jsonrpc.request.id": String(callBody.id),
     "mcp.session.id": callBody.session,
+    "mcp.protocol.version": callBody.protocolVersion,
   });
+  // The revision initialize negotiated, which the request also carries as its MCP-Protocol-Version header.
+  assert.equal(callBody.protocolVersion, LATEST_PROTOCOL_VERSION);
   assert.deepEqual(call.status, { code: SpanStatusCode.UNSET });
   assertConforms(call, MCP_CLIENT);
   // mcpMeta is off: no trace context in the request (Omnia sends none).
@@ -190,6 +195,8 @@ test("across a process: a stdio MCP server continues the trace from _meta; its S
   assert.equal(call.attributes["network.transport"], "pipe");
   assert.equal(call.attributes["mcp.session.id"], undefined);
   assert.equal(typeof call.attributes["jsonrpc.request.id"], "string");
+  // stdio has no header to carry it, and the SDK keeps it nowhere: the client notes what initialize negotiated.
+  assert.equal(call.attributes["mcp.protocol.version"], LATEST_PROTOCOL_VERSION);
   assertConforms(call, MCP_CLIENT);
 });
 
@@ -216,6 +223,7 @@ test("revision 2026-07-28 (the 2.x client): the request id is read as sent, and 
   const call = named(others, "tools/call echo");
   const body = modern.requests.map((r) => r.body as { method?: string; id?: unknown; params?: { _meta?: Record<string, unknown> } } | undefined).find((b) => b?.method === "tools/call")!;
   assert.equal(call.attributes["jsonrpc.request.id"], String(body.id));
+  assert.equal(call.attributes["mcp.protocol.version"], "2026-07-28");
   const meta = body.params?._meta ?? {};
   assert.equal(meta["traceparent"], `00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`);
   assert.equal(meta["baggage"], "tenant=acme");
