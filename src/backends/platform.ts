@@ -1,4 +1,4 @@
-import { BackendError, goJsonMarshal, toError, type JsonValue } from "../core/index.js";
+import { BackendError, copyJsonValue, goJsonMarshal, toError, type JsonValue } from "../core/index.js";
 import { runAttempt, type AttemptOutcome } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PlatformHandlerConfig, PreparedCall } from "./backend.js";
 import { SINGLE_ATTEMPT } from "./retry-setup.js";
@@ -16,7 +16,7 @@ export function createPlatformBackend(env: BackendEnv): Backend {
       const handler = call.handler as PlatformHandlerConfig;
       const { callId, identity } = call;
       // The tool's own copy: what it does to its arguments reaches neither the record nor the call's span.
-      const args: JsonValue = call.args === undefined ? {} : structuredClone(call.args);
+      const args: JsonValue = call.args === undefined ? {} : copyJsonValue(call.args);
       return {
         policy: SINGLE_ATTEMPT,
         async attempt(signal): Promise<AttemptOutcome<BackendSuccess>> {

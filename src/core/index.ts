@@ -24,6 +24,7 @@ export { noopLogger } from "./logger.js";
 export type { Logger, LogFields } from "./logger.js";
 export { parseGoDuration, formatGoDuration } from "./duration.js";
 export type { JsonValue, JsonObject } from "./json.js";
+export { copyJsonValue } from "./json.js";
 export { goJsonMarshal, goJsonString, compareUtf8, goJsonDecode, goJsonEncode, encodeGoJson, goJsonIndent } from "./go-json.js";
 export { goJsonReencode, jsonNumberEnd, jsonSpaceEnd } from "./go-json-text.js";
 export type { GoJsonValue, GoJsonDecoded, GoJsonDecodeOptions, GoJsonSink } from "./go-json.js";

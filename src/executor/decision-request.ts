@@ -1,4 +1,4 @@
-import type { JsonValue, Logger } from "../core/index.js";
+import { copyJsonValue, type JsonValue, type Logger } from "../core/index.js";
 import type { ToolRegistry } from "../manifest/index.js";
 import type { ExecutableHandler } from "../backends/index.js";
 import { buildOmniaHeaders, canonicalizeHeaders, identityPayload, toolHopIdentity, type AgentInfo, type Identity } from "../headers/index.js";
@@ -36,7 +36,7 @@ export function buildDecisionRequest(input: {
   );
   const args = input.args;
   // Go decodes the arguments into a map: `{}` is an empty object, anything that is not an object is null.
-  const body = typeof args === "object" && args !== null && !Array.isArray(args) ? structuredClone(args) : null;
+  const body = typeof args === "object" && args !== null && !Array.isArray(args) ? copyJsonValue(args) : null;
   return {
     toolName: input.toolName,
     handlerName: input.handler.name,

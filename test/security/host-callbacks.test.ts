@@ -331,8 +331,14 @@ handlers:
       );
       // The platform tool was given what the model sent (the policy's change did not reach it either).
       assert.deepEqual(seen, [{ city: "Paris" }]);
+      // A host's own argument object that JSON would not hold (a function) is copied too, never refused: as before.
+      const hostArgs = { city: "Lyon", nested: { list: [1, { deep: true }] }, f: () => 1 };
+      const viaHost = await ex.execute({ id: "g2", name: "lookup", arguments: hostArgs as never });
+      assert.equal(viaHost.status, "success", JSON.stringify(viaHost));
+      assert.equal(server.requests.at(-1)?.url, "/get?city=Lyon&f=%3Cnil%3E&nested=map%5Blist%3A%5B1+map%5Bdeep%3Atrue%5D%5D%5D");
+      assert.deepEqual(hostArgs.nested, { list: [1, { deep: true }] });
       assert.deepEqual(
-        recorder.records.map((r) => [r.callId, r.arguments]),
+        recorder.records.slice(0, 3).map((r) => [r.callId, r.arguments]),
         [
           ["g1", { city: "Paris" }],
           ["p1", { city: "Paris" }],
