@@ -745,7 +745,6 @@ class McpToolClientImpl implements McpToolClient {
   }
 }
 
-/** A success past {@link MAX_MCP_RESULT_BYTES} becomes the cap's error outcome. */
 /**
  * Keeps the revision `initialize` negotiated on the session: the 1.x SDK's
  * client hands it to `transport.setProtocolVersion` (after checking it is one
@@ -760,6 +759,7 @@ function noteProtocolVersion(transport: Transport, session: Session): void {
   };
 }
 
+/** A success past {@link MAX_MCP_RESULT_BYTES} becomes the cap's error outcome. */
 function capResult(toolName: string, result: McpCallResult): McpCallResult {
   if (result.status !== "success" || result.resultJson.length <= MAX_MCP_RESULT_BYTES / 3) return result;
   const bytes = Buffer.byteLength(result.resultJson, "utf8");
