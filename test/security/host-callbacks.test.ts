@@ -3,6 +3,7 @@
 // close(); one that throws anything (a Proxy whose every trap throws, null, a Symbol, an error whose `message`
 // getter throws) becomes a typed outcome recorded once, never a rejection of execute() and never a pending call.
 import { test } from "node:test";
+import { runInNewContext } from "node:vm";
 import assert from "node:assert/strict";
 import { loadToolRegistry } from "../../src/manifest/index.js";
 import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "../../src/executor/index.js";
@@ -337,6 +338,12 @@ handlers:
       assert.equal(viaHost.status, "success", JSON.stringify(viaHost));
       assert.equal(server.requests.at(-1)?.url, "/get?city=Lyon&f=%3Cnil%3E&nested=map%5Blist%3A%5B1+map%5Bdeep%3Atrue%5D%5D%5D");
       assert.deepEqual(hostArgs.nested, { list: [1, { deep: true }] });
+      // Nor is an object from another realm (a vm context, a sandbox) taken for a class instance and shared.
+      const foreign = runInNewContext('({ city: "Nice" })') as Record<string, unknown>;
+      const viaRealm = await ex.execute({ id: "g3", name: "lookup", arguments: foreign as never });
+      assert.equal(viaRealm.status, "success", JSON.stringify(viaRealm));
+      assert.equal(server.requests.at(-1)?.url, "/get?city=Nice");
+      assert.deepEqual({ ...foreign }, { city: "Nice" });
       assert.deepEqual(
         recorder.records.slice(0, 3).map((r) => [r.callId, r.arguments]),
         [
