@@ -125,17 +125,25 @@ test("stdio: the calls started in one turn reach the child's stdin in one write,
   try {
     await client.listTools();
     const stdin = (client as unknown as { current: { transport: { _process: { stdin: Writable } } } }).current.transport._process.stdin;
+    // Each write to the pipe, as the lines it carried.
     const writes: string[][] = [];
+    const lines = (chunk: Buffer | string): string[] => String(chunk).split(/(?<=\n)/);
     const write = stdin._write.bind(stdin);
     const writev = stdin._writev!.bind(stdin);
     stdin._write = (chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void) => {
-      writes.push([String(chunk)]);
+      writes.push(lines(chunk));
       write(chunk, encoding, callback);
     };
     stdin._writev = (chunks: { chunk: Buffer; encoding: BufferEncoding }[], callback: (error?: Error | null) => void) => {
-      writes.push(chunks.map((c) => String(c.chunk)));
+      writes.push(chunks.flatMap((c) => lines(c.chunk)));
       writev(chunks, callback);
     };
+    let drainWaits = 0;
+    const once = stdin.once.bind(stdin);
+    stdin.once = ((event: string, listener: (...args: unknown[]) => void) => {
+      if (event === "drain") drainWaits++;
+      return once(event, listener);
+    }) as typeof stdin.once;
     const texts = Array.from({ length: 8 }, (_, i) => `t${i}`);
     const results = await Promise.all(texts.map((text) => client.callTool("echo", { text })));
     assert.deepEqual(results.map(success), texts);
@@ -148,11 +156,19 @@ test("stdio: the calls started in one turn reach the child's stdin in one write,
     assert.equal(success(await client.callTool("echo", { text: "alone" })), "alone");
     assert.equal(writes.length, 2);
     assert.equal(writes[1]!.length, 1);
-    // Past the stream's high-water mark in one turn (write() returns false, the SDK waits for drain): all still go, once.
+    // A turn of a hundred 1 KB calls is one write, with at most one wait for drain (one per call would pile up
+    // listeners and warn), and so is a turn past the pipe's size (three 300 KB calls), which waits for drain once.
+    const hundred = Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(1_000, "."));
+    assert.deepEqual((await Promise.all(hundred.map((text) => client.callTool("echo", { text })))).map(success), hundred);
     const big = ["a", "b", "c"].map((c) => c.repeat(300_000));
-    const bigResults = await Promise.all(big.map((text) => client.callTool("echo", { text })));
-    assert.deepEqual(bigResults.map(success), big);
-    assert.deepEqual(writes.slice(2).flat().map((line) => (JSON.parse(line) as { params: { arguments: { text: string } } }).params.arguments.text.slice(0, 1)), ["a", "b", "c"]);
+    assert.deepEqual((await Promise.all(big.map((text) => client.callTool("echo", { text })))).map(success), big);
+    assert.deepEqual(
+      writes.slice(2).map((w) => w.length),
+      [100, 3],
+    );
+    assert.deepEqual(writes[3]!.map((line) => (JSON.parse(line) as { params: { arguments: { text: string } } }).params.arguments.text.slice(0, 1)), ["a", "b", "c"]);
+    assert.ok(drainWaits <= 2, `${drainWaits} waits for drain`);
+    assert.equal(getEventListeners(stdin, "drain").length, 0);
   } finally {
     await client.close();
   }

@@ -50,25 +50,40 @@ function lookPath(command: string): string {
 /**
  * Sends the messages a stdio transport is given in one turn of the event loop
  * (the calls of one model turn, or the next calls started as a batch of
- * answers is read) with one write to the child's stdin: the stream is corked
- * at the turn's first message and uncorked on the next tick, after the
- * turn's promise jobs. Each message is written whole, in order, as before; a
- * write that fills the pipe still waits for `drain`.
+ * answers is read) with one write to the child's stdin, on the next tick,
+ * after the turn's promise jobs: each message is its JSON on a line of its
+ * own, in order, as the SDK's transport writes it, which made one `write(2)`
+ * per message. The turn's sends settle together, at once, or when the pipe
+ * drains if that write filled it (one `drain` listener per turn, never one
+ * per message). As the SDK's, a send once the child is gone fails with `Not
+ * connected`, and a message that cannot be serialised fails its own send.
  */
-function batchWrites(transport: Transport, stdin: NonNullable<ChildProcess["stdin"]>): void {
-  const send = transport.send.bind(transport);
-  let corked = false;
-  const uncork = (): void => {
-    corked = false;
-    stdin.uncork();
+function batchWrites(transport: Transport): void {
+  const owner = transport as unknown as { _process?: ChildProcess };
+  let lines: string[] | undefined;
+  let sent: Promise<void> = Promise.resolve();
+  const flush = (stdin: NonNullable<ChildProcess["stdin"]>, resolve: () => void): void => {
+    const text = lines!.join("");
+    lines = undefined;
+    if (stdin.write(text)) resolve();
+    else stdin.once("drain", resolve);
   };
-  transport.send = (message, options) => {
-    if (!corked) {
-      corked = true;
-      stdin.cork();
-      process.nextTick(uncork);
+  transport.send = (message) => {
+    const stdin = owner._process?.stdin;
+    if (stdin == null) return Promise.reject(new Error("Not connected"));
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
-    return send(message, options);
+    if (lines !== undefined) {
+      lines.push(line);
+      return sent;
+    }
+    lines = [line];
+    sent = new Promise<void>((resolve) => process.nextTick(flush, stdin, resolve));
+    return sent;
   };
 }
 
@@ -116,7 +131,7 @@ export function createMcpTransport(sdk: McpSdk, handler: ValidHandler, fetch: Fe
         watch.exitCode = code;
         watch.signal = signal;
       });
-      if (child?.stdin != null) batchWrites(transport, child.stdin);
+      if (child?.stdin != null) batchWrites(transport);
       return started;
     };
     return { transport, stdio: watch };
