@@ -8,6 +8,7 @@ import { getEventListeners } from "node:events";
 import type { Writable } from "node:stream";
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { AbortedError, ClosedError } from "../src/core/index.js";
 import { createMcpToolClient, MCP_OWN_SIGNAL, type McpCallResult, type McpToolClient } from "../src/mcp/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
@@ -169,6 +170,33 @@ test("stdio: the calls started in one turn reach the child's stdin in one write,
     assert.deepEqual(writes[3]!.map((line) => (JSON.parse(line) as { params: { arguments: { text: string } } }).params.arguments.text.slice(0, 1)), ["a", "b", "c"]);
     assert.ok(drainWaits <= 2, `${drainWaits} waits for drain`);
     assert.equal(getEventListeners(stdin, "drain").length, 0);
+  } finally {
+    await client.close();
+  }
+});
+
+test("stdio: a call aborted, or a client closed, in the turn the call was made writes nothing to the child", async () => {
+  const client = createMcpToolClient({ name: "local", mcpConfig: { transport: "stdio", command: COMMAND, args: ARGS } });
+  await client.listTools();
+  const stdin = (client as unknown as { current: { transport: { _process: { stdin: Writable } } } }).current.transport._process.stdin;
+  let writes = 0;
+  const write = stdin._write.bind(stdin);
+  stdin._write = (chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void) => {
+    writes++;
+    write(chunk, encoding, callback);
+  };
+  try {
+    const controller = new AbortController();
+    const aborted = client.callTool("echo", { text: "never" }, { signal: controller.signal });
+    controller.abort();
+    await assert.rejects(aborted, (e: unknown) => e instanceof AbortedError && e.message === 'mcp handler "local": the caller\'s signal aborted');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes, 0);
+    const closing = client.callTool("echo", { text: "never" });
+    const closed = client.close();
+    await assert.rejects(closing, (e: unknown) => e instanceof ClosedError && e.message === 'mcp handler "local": the client is closed');
+    await closed;
+    assert.equal(writes, 0);
   } finally {
     await client.close();
   }

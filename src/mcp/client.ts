@@ -422,9 +422,18 @@ class McpToolClientImpl implements McpToolClient {
     traced = true,
   ): Promise<T> {
     for (let resent = false; ; resent = true) {
-      const live = this.current;
-      // A live session is used as it is: no race against the scope's signal, no extra turn of the event loop.
-      const session = live !== undefined && !live.dead && !scope.signal.aborted ? live : await this.sessionFor(scope, connectPrefix);
+      let session = this.current;
+      if (session !== undefined && !session.dead && !scope.signal.aborted) {
+        // The live session, without racing it against the scope's signal (a promise and a listener per call), after
+        // one turn, as a connect would take at least: a request aborted, or a client closed, in the turn it was
+        // made sends nothing, as when it waited for its session.
+        await undefined;
+        if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
+        if (this.closed) throw this.closedError();
+        if (session.dead) session = await this.sessionFor(scope, connectPrefix);
+      } else {
+        session = await this.sessionFor(scope, connectPrefix);
+      }
       // stdio sends no HTTP request to account for: an exchange there carries only an observed request's trace,
       // so an untraced call does not enter the AsyncLocalStorage (on Node 20 and 22 that turns on async hooks for
       // every promise and native request of the process).
