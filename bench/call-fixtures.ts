@@ -1,6 +1,8 @@
 // The tool call the end-to-end benchmarks (http, go, grpc, inflight, profile) make: one
-// identity with three claims, the agent, the arguments, and the weather http handler.
+// identity with three claims, the agent, the arguments, and the weather http handler; and the
+// stdio MCP server the stdio benches (mcp-stdio, mcp-stdio-calls, profile) start.
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "undici";
 import { loadToolRegistry, type ToolRegistry } from "../src/manifest/index.js";
@@ -105,3 +107,19 @@ export function bareDispatch(dispatcher: Dispatcher, wire: { readonly url: strin
       );
     });
 }
+
+/** The repository's root, whether a bench runs from source (bench/) or compiled (.bench-out/bench/). */
+const ROOT = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "../../" : "../", import.meta.url));
+const STDIO_ARGS = ["--import", "tsx", `${ROOT}test/fixtures/mcp-stdio-server.ts`];
+
+/**
+ * The stdio MCP test server (test/fixtures/mcp-stdio-server.ts) run from the repository's root, from any cwd. The
+ * fixture is TypeScript (test/fixtures is not compiled with the benches), so the child runs it through tsx.
+ * `spawn` is for the SDK's StdioClientTransport, `mcpConfig` for createMcpToolClient, `manifest` (one handler,
+ * "bench") for loadToolRegistry.
+ */
+export const STDIO_SERVER = {
+  spawn: { command: process.execPath, args: STDIO_ARGS, cwd: ROOT },
+  mcpConfig: { transport: "stdio" as const, command: process.execPath, args: STDIO_ARGS, workDir: ROOT },
+  manifest: `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify(STDIO_ARGS)}, workDir: ${JSON.stringify(ROOT)} }\n`,
+};

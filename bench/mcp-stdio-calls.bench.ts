@@ -10,13 +10,13 @@
 // the ratio of calls/s over all rounds; the per-cycle ratios show the spread.
 // Target: execute() / raw >= 0.95 (issue #38).
 // Run alone: node --expose-gc --import tsx bench/mcp-stdio-calls.bench.ts [--json]
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createMcpToolClient } from "../src/mcp/index.js";
 import { loadToolRegistry } from "../src/manifest/index.js";
 import { createToolExecutor } from "../src/executor/index.js";
 import { interleave, ratio, type SummaryRow } from "./support.js";
+import { STDIO_SERVER } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const CALLS = Number(process.env.CALLS ?? 5_000);
@@ -25,20 +25,10 @@ const IN_FLIGHT = 16;
 const CYCLES = 2;
 const TARGET = 0.95;
 
-// The fixture is TypeScript (test/fixtures is not compiled with the benches): the child runs it through tsx,
-// whether this file runs from source (bench/) or compiled (.bench-out/bench/).
-const root = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "../../" : "../", import.meta.url));
-const fixture = `${root}test/fixtures/mcp-stdio-server.ts`;
-const STDIO = { command: process.execPath, args: ["--import", "tsx", fixture], cwd: root };
-
-const ours = createMcpToolClient({ name: "bench", mcpConfig: { transport: "stdio", command: STDIO.command, args: STDIO.args, workDir: root } });
-const executor = createToolExecutor({
-  registry: loadToolRegistry(
-    `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(STDIO.command)}, args: ${JSON.stringify(STDIO.args)}, workDir: ${JSON.stringify(root)} }\n`,
-  ),
-});
+const ours = createMcpToolClient({ name: "bench", mcpConfig: STDIO_SERVER.mcpConfig });
+const executor = createToolExecutor({ registry: loadToolRegistry(STDIO_SERVER.manifest) });
 const raw = new Client({ name: "raw", version: "1.0.0" });
-await raw.connect(new StdioClientTransport({ ...STDIO, stderr: "pipe" }));
+await raw.connect(new StdioClientTransport({ ...STDIO_SERVER.spawn, stderr: "pipe" }));
 await ours.listTools();
 await executor.listTools();
 

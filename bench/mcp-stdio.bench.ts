@@ -14,7 +14,6 @@
 // Prints ms per size, the ratio of each doubling and their mean over 1-16 MiB
 // (the figure held to the target). `--json` prints only a JSON object.
 // Run alone: node --expose-gc --import tsx bench/mcp-stdio.bench.ts [--json]
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ReadBuffer, deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
@@ -22,6 +21,7 @@ import { MAX_MCP_MESSAGE_BYTES } from "../src/mcp/limits.js";
 import { createMcpToolClient } from "../src/mcp/index.js";
 import { LineBuffer, type StdioReadBuffer } from "../src/mcp/line-buffer.js";
 import { round3, type SummaryRow } from "./support.js";
+import { STDIO_SERVER } from "./call-fixtures.js";
 
 const JSON_ONLY = process.argv.includes("--json");
 const MiB = 1024 * 1024;
@@ -98,13 +98,9 @@ for (const mib of SIZES_MIB) {
 }
 
 // --- end to end through a real child -------------------------------------------
-// The fixture is TypeScript (test/fixtures is not compiled with the benches): the child runs it through tsx, from the
-// repository's root whether this file runs from source (bench/) or compiled (.bench-out/bench/), and from any cwd.
-const root = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "../../" : "../", import.meta.url));
-const STDIO = { command: process.execPath, args: ["--import", "tsx", `${root}test/fixtures/mcp-stdio-server.ts`], cwd: root };
-const ours = createMcpToolClient({ name: "bench", mcpConfig: { transport: "stdio", command: STDIO.command, args: STDIO.args, workDir: root } });
+const ours = createMcpToolClient({ name: "bench", mcpConfig: STDIO_SERVER.mcpConfig });
 const raw = new Client({ name: "raw", version: "1.0.0" });
-await raw.connect(new StdioClientTransport({ ...STDIO, maxBufferSize: MAX_MCP_MESSAGE_BYTES, stderr: "pipe" }));
+await raw.connect(new StdioClientTransport({ ...STDIO_SERVER.spawn, maxBufferSize: MAX_MCP_MESSAGE_BYTES, stderr: "pipe" }));
 
 function cpuMs(): number {
   const u = process.cpuUsage();

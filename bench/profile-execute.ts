@@ -12,7 +12,6 @@
 // (http-dispatch: the floor of the http bench, the same request through undici's dispatch() with a bare
 // handler, to set beside the http profile.)
 // then: node bench/profile-summary.mjs /tmp/prof/<file>.cpuprofile
-import { fileURLToPath } from "node:url";
 import { Agent } from "undici";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -24,7 +23,7 @@ import { createMcpToolClient } from "../src/mcp/index.js";
 import type { JsonValue } from "../src/core/index.js";
 import { drive } from "./support.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
-import { identity, agent, ARGS, WEATHER_RESPONSE, startWeatherBackend, bareDispatch } from "./call-fixtures.js";
+import { identity, agent, ARGS, WEATHER_RESPONSE, startWeatherBackend, bareDispatch, STDIO_SERVER } from "./call-fixtures.js";
 
 const mode = process.argv[2] ?? "http";
 const path = mode === "grpc" ? "grpc" : "http";
@@ -35,11 +34,8 @@ let close: () => Promise<void>;
 let manifest: string;
 let toolName = "get_weather";
 let toolArgs = ARGS;
-// The stdio fixture is TypeScript (test/fixtures is not compiled with the benches): the child runs it through tsx.
-const root = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "../../" : "../", import.meta.url));
-const STDIO = { command: process.execPath, args: ["--import", "tsx", `${root}test/fixtures/mcp-stdio-server.ts`], cwd: root };
 if (mode.startsWith("mcp-stdio")) {
-  manifest = `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: stdio, command: ${JSON.stringify(STDIO.command)}, args: ${JSON.stringify(STDIO.args)}, workDir: ${JSON.stringify(root)} }\n`;
+  manifest = STDIO_SERVER.manifest;
   toolName = "echo";
   toolArgs = '{"text":"Paris, metric, 3 days"}';
   close = () => Promise.resolve();
@@ -72,7 +68,7 @@ if (mode === "http-dispatch") {
 if (mode.startsWith("mcp-stdio")) await executor.listTools();
 if (mode === "mcp-stdio-raw") {
   const raw = new Client({ name: "raw", version: "1.0.0" });
-  await raw.connect(new StdioClientTransport({ ...STDIO, stderr: "pipe" }));
+  await raw.connect(new StdioClientTransport({ ...STDIO_SERVER.spawn, stderr: "pipe" }));
   const args = JSON.parse(toolArgs) as Record<string, unknown>;
   one = async () => {
     const r = await raw.callTool({ name: "echo", arguments: args });
@@ -81,7 +77,7 @@ if (mode === "mcp-stdio-raw") {
   close = () => raw.close();
 }
 if (mode === "mcp-stdio-client") {
-  const client = createMcpToolClient({ name: "bench", mcpConfig: { transport: "stdio", command: STDIO.command, args: STDIO.args, workDir: root } });
+  const client = createMcpToolClient({ name: "bench", mcpConfig: STDIO_SERVER.mcpConfig });
   await client.listTools();
   const args = JSON.parse(toolArgs) as JsonValue;
   one = async () => {
