@@ -568,10 +568,11 @@ class McpToolClientImpl implements McpToolClient {
           throw this.closed ? this.closedError() : this.transportError("failed to connect MCP: ", scope.signal.reason, sdk, session);
         }
         try {
-          const connecting: Exchange = { session, headers: undefined, deliveries: [] };
           await raceAbort(
             // stdio: no HTTP request, and no AsyncLocalStorage (see exchange()).
-            this.transport === "stdio" ? session.rpc.connect(scope.signal) : this.http.exchanges.run(connecting, () => session.rpc.connect(scope.signal)),
+            this.transport === "stdio"
+              ? session.rpc.connect(scope.signal)
+              : this.http.exchanges.run({ session, headers: undefined, deliveries: [] }, () => session.rpc.connect(scope.signal)),
             scope.signal,
           );
         } catch (error) {

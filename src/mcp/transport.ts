@@ -60,14 +60,8 @@ function lookPath(command: string): string {
  */
 function batchWrites(transport: Transport): void {
   const owner = transport as unknown as { _process?: ChildProcess };
-  let lines: string[] | undefined;
-  let sent: Promise<void> = Promise.resolve();
-  const flush = (stdin: NonNullable<ChildProcess["stdin"]>, resolve: () => void): void => {
-    const text = lines!.join("");
-    lines = undefined;
-    if (stdin.write(text)) resolve();
-    else stdin.once("drain", resolve);
-  };
+  /** The turn's lines not yet written, and the promise their sends share. */
+  let batch: { readonly lines: string[]; readonly sent: Promise<void> } | undefined;
   transport.send = (message) => {
     const stdin = owner._process?.stdin;
     if (stdin == null) return Promise.reject(new Error("Not connected"));
@@ -77,12 +71,19 @@ function batchWrites(transport: Transport): void {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    if (lines !== undefined) {
-      lines.push(line);
-      return sent;
+    if (batch !== undefined) {
+      batch.lines.push(line);
+      return batch.sent;
     }
-    lines = [line];
-    sent = new Promise<void>((resolve) => process.nextTick(flush, stdin, resolve));
+    const lines = [line];
+    const sent = new Promise<void>((resolve) =>
+      process.nextTick(() => {
+        batch = undefined;
+        if (stdin.write(lines.join(""))) resolve();
+        else stdin.once("drain", resolve);
+      }),
+    );
+    batch = { lines, sent };
     return sent;
   };
 }
