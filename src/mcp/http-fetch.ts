@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type * as Undici from "undici";
 import type { Agent, Dispatcher, fetch as undiciFetch } from "undici";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { offSharedAbort, onSharedAbort, type HttpDispatcher } from "../core/index.js";
+import { systemClock, type HttpDispatcher } from "../core/index.js";
 import { McpAuthError } from "./errors.js";
 import { causeCodeOf, describe } from "./error-text.js";
 import type { Delivery, Exchange, Session } from "./session.js";
@@ -11,6 +11,7 @@ import { MAX_MCP_MESSAGE_BYTES } from "./limits.js";
 import type { McpHeaderProvider } from "./types.js";
 import { fetchFollowingRedirects } from "./redirects.js";
 import { cappedBody, cappedEvents, isEventStream } from "./read-caps.js";
+import { createScope } from "./scope.js";
 
 /** undici, loaded on the first MCP HTTP exchange, so that importing the package does not load it (CommonJS: `require` gives the instance `import` would). */
 let undiciModule: typeof Undici | undefined;
@@ -103,7 +104,13 @@ export class McpHttp {
     // undici's fetch calls only dispatch() on it: the structural type is what it uses.
     const dispatcher = (this.hostDispatcher as Dispatcher | undefined) ?? (this.ownAgent ??= new (undici().Agent)());
     attempt.dispatched = true;
-    const link = signal === undefined || signal === null ? undefined : new SignalLink(signal);
+    // The request's own signal, linked to the SDK's transport signal (one for every request of a session). Given
+    // that signal itself, undici's fetch adds an `abort` listener to it per request and removes it only when the
+    // request is garbage-collected: thousands pile up, and Node's `addEventListener` walks them all on every add
+    // (86 us of a streamable-http call's CPU at 16 in flight). Linked through a scope, the transport signal keeps
+    // one listener; the link goes when the fetch fails, its answer has no body, or its body ends, errs, is cut off
+    // or is cancelled.
+    const link = signal === undefined || signal === null ? undefined : createScope(signal, undefined, systemClock);
     const request = { ...(init as Parameters<typeof undiciFetch>[1]), headers, dispatcher, ...(link === undefined ? {} : { signal: link.signal }) };
     let response: Response;
     try {
@@ -111,11 +118,11 @@ export class McpHttp {
       // leaves redirects to the fetch gets the library's one rule, never undici's (which forwards every custom header).
       response = (init?.redirect === "manual" || init?.redirect === "error" ? await undici().fetch(url, request) : await fetchFollowingRedirects(undici().fetch, url, request, sensitive)) as unknown as Response;
     } catch (error) {
-      link?.release();
+      link?.dispose();
       throw error;
     }
     if (response.body === null) {
-      link?.release();
+      link?.dispose();
       return response;
     }
     // Every answer is read at most to the message cap: a body in all, an event
@@ -124,7 +131,7 @@ export class McpHttp {
     const onCap = (error: Error): void => {
       if (exchange !== undefined) this.onCap(exchange.session, error);
     };
-    const done = link === undefined ? undefined : () => link.release();
+    const done = link === undefined ? undefined : () => link.dispose();
     return isEventStream(response) ? cappedEvents(response, MAX_MCP_MESSAGE_BYTES, onCap, done) : cappedBody(response, MAX_MCP_MESSAGE_BYTES, onCap, done);
   }
 
@@ -148,35 +155,5 @@ export class McpHttp {
     const agent = this.ownAgent;
     this.ownAgent = undefined;
     if (agent !== undefined) await agent.destroy();
-  }
-}
-
-/**
- * A request's own signal, aborted with the reason of the SDK's transport signal (one long-lived signal for every
- * request of a session). Given that signal itself, undici's fetch adds an `abort` listener to it per request and
- * removes it only when the request is garbage-collected: thousands pile up on it, and Node's `addEventListener`
- * walks them all on every add (86 us of a streamable-http call's CPU at 16 in flight, growing with the pile).
- * Linked through the shared fan, the transport signal keeps one listener; each request's link leaves it when its
- * fetch fails, its answer has no body, or its body ends, errs, is cut off or is cancelled.
- */
-class SignalLink {
-  readonly #outer: AbortSignal;
-  readonly #controller = new AbortController();
-  #released = false;
-  constructor(outer: AbortSignal) {
-    this.#outer = outer;
-    onSharedAbort(outer, this);
-  }
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-  handleEvent(): void {
-    this.#released = true;
-    this.#controller.abort(this.#outer.reason);
-  }
-  release(): void {
-    if (this.#released) return;
-    this.#released = true;
-    offSharedAbort(this.#outer, this);
   }
 }
