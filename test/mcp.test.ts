@@ -177,6 +177,9 @@ for (const transport of HTTP_TRANSPORTS) {
           ["5", "failed to parse MCP args: json: cannot unmarshal number into Go value of type map[string]interface {}"],
           ['"s"', "failed to parse MCP args: json: cannot unmarshal string into Go value of type map[string]interface {}"],
           [true, "failed to parse MCP args: json: cannot unmarshal bool into Go value of type map[string]interface {}"],
+          // Go's text for blank and cut-off input, where V8's is capitalised.
+          ["  ", "failed to parse MCP args: unexpected end of JSON input"],
+          ['{"a":', "failed to parse MCP args: unexpected end of JSON input"],
         ] as const) {
           await assert.rejects(client.callTool("args", bad), (e: unknown) => {
             assert.ok(e instanceof McpArgumentsError);

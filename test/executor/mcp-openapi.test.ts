@@ -219,3 +219,36 @@ handlers:
     await mcp.close();
   }
 });
+
+test("mcp: the executor's arguments reach the server as parsed once, with the client's rules for empty, blank and non-object text", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  const registry = loadToolRegistry(`
+handlers:
+  - name: kb
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }
+`);
+  const recorder = new MemoryRecorder();
+  const ex = createToolExecutor({ registry, recorder });
+  try {
+    const shown = async (args: string | Record<string, unknown> | null): Promise<string> => {
+      const out = await ex.execute({ id: "a", name: "args", arguments: args as string });
+      return out.status === "success" ? `ok ${out.resultJson}` : out.status === "client" ? "client" : `${out.status} ${out.message}`;
+    };
+    const vectors: [string | Record<string, unknown> | null, string][] = [
+      ['{"b":1,"a":"x","n":[1,2.5,{"z":null}]}', 'ok {"a":"x","b":1,"n":[1,2.5,{"z":null}]}'],
+      [{ n: [1, 2] }, 'ok {"n":[1,2]}'],
+      ["", "ok {}"],
+      ["null", "ok {}"],
+      // Blank text parses to no value in the executor, and the client refuses it, as Go's json.Unmarshal does.
+      ["  ", "error failed to parse MCP args: unexpected end of JSON input"],
+      ["[1,2]", "error failed to parse MCP args: json: cannot unmarshal array into Go value of type map[string]interface {}"],
+      ["5", "error failed to parse MCP args: json: cannot unmarshal number into Go value of type map[string]interface {}"],
+    ];
+    for (const [args, want] of vectors) assert.equal(await shown(args), want, JSON.stringify(args));
+    assert.deepEqual(recorder.records.map((r) => r.arguments), [{ b: 1, a: "x", n: [1, 2.5, { z: null }] }, { n: [1, 2] }, null, null, null, [1, 2], 5]);
+  } finally {
+    await ex.close();
+    await mcp.close();
+  }
+});
