@@ -3,7 +3,7 @@
 // Not part of `npm run bench`'s table (it needs a second build), but compiled with it:
 //   git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/node_modules
 //   (cd /tmp/base && npx tsc -p tsconfig.bench.json)
-//   npm run bench -- none; node --expose-gc .bench-out/bench/ab-execute.js /tmp/base/.bench-out [http|grpc|mcp ...]
+//   npm run bench -- none; node --expose-gc .bench-out/bench/ab-execute.js /tmp/base/.bench-out [http|grpc|mcp|mcp-stdio ...]
 // Prints, per path, calls/s of each and the ratio this / other (median of palindrome cycles, and by CPU per call);
 // `stub` adds the http pipeline alone in mitata (ns per call of each build, no I/O).
 import { join, resolve } from "node:path";
@@ -12,7 +12,7 @@ import { serveToolService } from "../src/grpc/index.js";
 import { startMcpHttpServer } from "../test/helpers/mcp-server.js";
 import { bench, do_not_optimize, run, summary } from "mitata";
 import { interleave, ratio } from "./support.js";
-import { identity, agent, ARGS, WEATHER_RESPONSE, startWeatherBackend } from "./call-fixtures.js";
+import { identity, agent, ARGS, WEATHER_RESPONSE, startWeatherBackend, STDIO_SERVER } from "./call-fixtures.js";
 
 interface Build {
   createToolExecutor(options: object): { execute(call: object, ctx?: object): Promise<{ status: string }>; close(): Promise<void> };
@@ -48,6 +48,8 @@ async function manifestFor(path: string): Promise<{ manifest: string; name: stri
       close: () => server.close(),
     };
   }
+  // Each build's executor spawns its own child.
+  if (path === "mcp-stdio") return { manifest: STDIO_SERVER.manifest, name: "echo", args: '{"text":"Paris"}', close: () => Promise.resolve() };
   const server = await startMcpHttpServer({ transport: "streamable-http" });
   return { manifest: `handlers:\n  - name: bench\n    type: mcp\n    mcpConfig: { transport: streamable-http, endpoint: "${server.url}" }\n`, name: "echo", args: '{"text":"Paris"}', close: () => server.close() };
 }
@@ -85,7 +87,8 @@ for (const path of paths.filter((p) => p !== "stub")) {
     const out = await ex.execute({ id: "c1", name, arguments: args }, { identity });
     if (out.status !== "success") throw new Error(`ab-execute: ${path} call failed: ${JSON.stringify(out)}`);
   };
-  const inFlight = path === "mcp" ? 16 : 64;
+  const mcp = path.startsWith("mcp");
+  const inFlight = mcp ? 16 : 64;
   const calls = path === "mcp" ? 8_000 : 20_000;
   const stats = await interleave({ this: caller(executors.this), other: caller(executors.other) }, { calls, inFlight, warmupCalls: calls / 4 });
   const r = ratio(stats.this, stats.other);
