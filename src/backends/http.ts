@@ -1,4 +1,4 @@
-import { ErrorCode, TimeoutError, armTimer, toError, type Clock, type JsonValue, type Logger, type TimerHandle, type TimerTarget } from "../core/index.js";
+import { ErrorCode, type Clock, type JsonValue, type Logger } from "../core/index.js";
 import type { HttpHandlerConfig } from "../manifest/index.js";
 import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
 import {
@@ -18,12 +18,9 @@ import {
   type HttpWireResponse,
 } from "../http/index.js";
 import {
-  abortedError,
   callAbortListener,
   classifyHttpError,
   classifyHttpStatus,
-  offSharedAbort,
-  onSharedAbort,
   runAbortableAttempt,
   type AbortHook,
   type AbortListener,
@@ -35,6 +32,7 @@ import {
 } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { httpRetrySetup } from "./retry-setup.js";
+import { AttemptRun } from "./attempt-run.js";
 
 /** One HTTP exchange: what came back and what it means for the model. @internal Does not follow semver. */
 export interface HttpExchange {
@@ -263,51 +261,33 @@ class HttpCall implements PreparedCall, HttpAttemptDeps {
       queueMicrotask(() => sink.attemptThrew(e));
       return;
     }
-    const run = new HttpAttemptRun(this, ticket, signal, sink);
-    if (signal?.aborted === true) run.abandonAtStart();
-    else run.start(this.#env);
+    new HttpAttemptRun(this, ticket, signal, sink).start(this.#env);
   }
 }
 
 
 /**
- * One attempt of an {@link HttpCall}, in one object: the attempt's timer
- * target, its listener on the caller's signal, the abort hook the transport
- * watches, and the sink of the exchange. It settles as {@link httpAttempt}
- * does: the exchange, the per-attempt timeout or the caller's abort, the
- * first of them; then the breaker accounting and the classification.
+ * One attempt of an {@link HttpCall}, in one object: besides what every
+ * {@link AttemptRun} is, the abort hook the transport watches and the sink of
+ * the exchange. It settles as {@link httpAttempt} does: the exchange, the
+ * per-attempt timeout or the caller's abort, the first of them; then the
+ * breaker accounting and the classification.
  */
-class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOptions {
+class HttpAttemptRun extends AttemptRun<HttpExchange> implements AbortHook, HttpResponseSink, SendOptions {
   aborted = false;
   reason: unknown = undefined;
   #listener: AbortListener | undefined = undefined;
-  #settled = false;
-  #timer: TimerHandle | undefined = undefined;
   readonly #call: HttpCall;
-  readonly #ticket: BreakerTicket;
-  readonly #signal: AbortSignal | undefined;
-  // Not readonly: dropped on settling (undici may keep the exchange, and so this object, a while).
-  #sink: AttemptSink<BackendSuccess> | undefined;
 
   constructor(call: HttpCall, ticket: BreakerTicket, signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>) {
+    super(ticket, signal, sink, call.timeoutMs);
     this.#call = call;
-    this.#ticket = ticket;
-    this.#signal = signal;
-    this.#sink = sink;
   }
 
-  /** The caller's signal had aborted before the attempt started: abandoned, nothing sent. */
-  abandonAtStart(): void {
-    this.#settled = true;
-    this.#deliver(this.#abandoned());
-  }
-
+  /** Sends the request, unless the caller's signal had aborted before the attempt started (abandoned, nothing sent). */
   start(env: BackendEnv): void {
     const call = this.#call;
-    const signal = this.#signal;
-    if (signal !== undefined) onSharedAbort(signal, this);
-    const timeoutMs = call.timeoutMs;
-    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.#timer = armTimer(call.clock, this, timeoutMs);
+    if (!this.watch(call.clock)) return;
     try {
       // This object is the send options too: its abort hook is itself.
       startHttpRequest(env.dispatcher(), call.request, this, this);
@@ -318,7 +298,7 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOp
 
   /** The exchange's response: interpreted, then settled (abandoned when the caller's signal has aborted). */
   received(response: HttpWireResponse): void {
-    if (this.#settled) return;
+    if (this.settled) return;
     let value: HttpExchange;
     try {
       value = interpretExchange(this.#call.handler, response);
@@ -326,26 +306,7 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOp
       this.failed(error);
       return;
     }
-    this.#finish(this.#signal?.aborted === true ? this.#abandoned() : { kind: "success", value });
-  }
-
-  /** The exchange failed: abandoned when the caller's signal has aborted, else an error. */
-  failed(error: unknown): void {
-    if (this.#settled) return;
-    this.#finish(this.#signal?.aborted === true ? this.#abandoned() : { kind: "error", error: toError(error) });
-  }
-
-  /** The per-attempt timeout fired. */
-  handleTimer(): void {
-    const error = new TimeoutError(this.#call.timeoutMs);
-    this.#finish({ kind: "timeout", error });
-    this.#abort(error);
-  }
-
-  /** The caller's signal aborted (this is its listener). */
-  handleEvent(): void {
-    this.#abort(this.#signal?.reason);
-    this.#finish(this.#abandoned());
+    this.succeeded(value);
   }
 
   /** As send options: the attempt's abort hook. */
@@ -366,7 +327,7 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOp
     this.#listener = listener;
   }
 
-  #abort(reason: unknown): void {
+  protected abortExchange(reason: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
@@ -375,37 +336,8 @@ class HttpAttemptRun implements AbortHook, TimerTarget, HttpResponseSink, SendOp
     if (listener !== undefined) callAbortListener(listener, reason);
   }
 
-  #abandoned(): AttemptSettlement<HttpExchange> {
-    return { kind: "abandoned", error: abortedError("attempt", this.#signal as AbortSignal) };
-  }
-
-  #finish(settlement: AttemptSettlement<HttpExchange>): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    this.#timer?.clear();
-    if (this.#signal !== undefined) offSharedAbort(this.#signal, this);
-    this.#deliver(settlement);
-  }
-
-  /**
-   * The breaker accounting, the classification and the delivery, on a later microtask: as a promise
-   * step would, so no breaker listener or record runs inside undici's callbacks or a timer's.
-   */
-  #deliver(settlement: AttemptSettlement<HttpExchange>): void {
-    const sink = this.#sink!;
-    this.#sink = undefined;
-    const ticket = this.#ticket;
-    const call = this.#call;
-    queueMicrotask(() => {
-      let outcome: AttemptOutcome<BackendSuccess>;
-      try {
-        outcome = settleAttempt(settlement, ticket, call);
-      } catch (error) {
-        sink.attemptThrew(error);
-        return;
-      }
-      sink.attempted(outcome);
-    });
+  protected outcomeOf(settlement: AttemptSettlement<HttpExchange>, ticket: BreakerTicket): AttemptOutcome<BackendSuccess> {
+    return settleAttempt(settlement, ticket, this.#call);
   }
 }
 

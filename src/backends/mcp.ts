@@ -1,36 +1,115 @@
 import type { Clock, JsonValue } from "../core/index.js";
 import type { McpHandlerConfig, McpRetryPolicy } from "../manifest/index.js";
-import type { CircuitBreaker } from "../breaker/index.js";
-import { classifyMcpError, isMcpBreakerFailure, MCP_OWN_SIGNAL, type McpAttemptCallOptions, type McpCallOptions, type McpToolClient } from "../mcp/index.js";
-import { runAttempt, type AttemptOutcome, type RetryPolicyOptions } from "../retry/index.js";
+import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
+import { classifyMcpError, isMcpBreakerFailure, MCP_OWN_SIGNAL, type McpAttemptCallOptions, type McpCallOptions, type McpCallResult, type McpToolClient } from "../mcp/index.js";
+import type { AttemptOutcome, AttemptSettlement, AttemptSink, AttemptSource, RetryPolicyOptions } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { normalizedPolicy, SINGLE_ATTEMPT } from "./retry-setup.js";
+import { AttemptRun } from "./attempt-run.js";
 
 /**
- * One MCP attempt: breaker admission, then `tools/call` under the per-attempt
- * timeout. An `isError` result is the tool's answer (a breaker success, not
- * retried); a transport or protocol error is a breaker failure and retryable;
- * argument and auth errors are neither, as in Omnia's MCP executor.
- * @internal Does not follow semver.
+ * One MCP call, prepared: its client, tool, arguments and what every attempt
+ * needs. An attempt is breaker admission, then `tools/call` under the
+ * per-attempt timeout. An `isError` result is the tool's answer (a breaker
+ * success, not retried); a transport or protocol error is a breaker failure
+ * and retryable; argument and auth errors are neither, as in Omnia's MCP
+ * executor. The first attempt is delivered into the retry loop
+ * ({@link McpCall.attemptInto}): no promise of its own, no async frame.
  */
-export async function mcpAttempt(
-  client: McpToolClient,
-  toolName: string,
-  args: string | JsonValue | undefined,
-  deps: {
-    readonly breaker: CircuitBreaker;
-    readonly clock: Clock;
-    readonly timeoutMs: number;
-    readonly injected: Readonly<Record<string, string>> | undefined;
-    readonly observer?: McpCallOptions["observer"];
-  },
-  signal: AbortSignal | undefined,
-): Promise<AttemptOutcome<BackendSuccess>> {
-  const ticket = deps.breaker.admit();
-  const settled = await runAttempt(
-    (attemptSignal) => client.callTool(toolName, args, callOptions(attemptSignal, deps)),
-    { clock: deps.clock, timeoutMs: deps.timeoutMs, signal },
-  );
+class McpCall implements PreparedCall, AttemptSource<BackendSuccess> {
+  readonly policy: RetryPolicyOptions;
+  readonly client: McpToolClient;
+  readonly toolName: string;
+  readonly args: string | JsonValue | undefined;
+  readonly breaker: CircuitBreaker;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+  readonly injected: Readonly<Record<string, string>> | undefined;
+  readonly observer: McpCallOptions["observer"];
+
+  constructor(env: BackendEnv, call: BackendCall) {
+    const handler = call.handler as McpHandlerConfig;
+    this.policy = mcpRetryPolicy(handler.mcpConfig.retryPolicy);
+    this.client = env.mcpClient(handler);
+    this.toolName = call.toolName;
+    // The value the executor parsed, when there is one: the client would parse the same text again, with the same
+    // result (text that is not JSON never gets here). Text that parsed to nothing (empty or blank) goes as it is,
+    // for the client's own rule: empty is `{}`, blank is Go's `unexpected end of JSON input`.
+    this.args = call.args !== undefined ? call.args : call.rawArgs;
+    this.breaker = call.breaker!;
+    this.clock = env.clock;
+    this.timeoutMs = handler.timeoutMs;
+    this.injected = call.injected;
+    this.observer = call.mcpObserver;
+  }
+
+  attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<BackendSuccess>> {
+    return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => this.attemptInto(signal, { attempted: resolve, attemptThrew: reject }));
+  }
+
+  /** One attempt, delivered into `sink` on a later microtask. */
+  attemptInto(signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>): void {
+    let ticket: BreakerTicket;
+    try {
+      ticket = this.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
+    } catch (e) {
+      queueMicrotask(() => sink.attemptThrew(e));
+      return;
+    }
+    new McpAttemptRun(this, ticket, signal, sink).start();
+  }
+
+  /** The options of one attempt's `tools/call`: its signal, and the broker's headers and the call's observer when there are some. */
+  callOptions(signal: AbortSignal): McpAttemptCallOptions {
+    // The signal is the attempt's own (discarded when it settles), so the client hands it to the SDK without linking another one to it.
+    const { injected, observer } = this;
+    if (observer === undefined) return injected === undefined ? { signal, [MCP_OWN_SIGNAL]: true } : { signal, headers: injected, [MCP_OWN_SIGNAL]: true };
+    return injected === undefined ? { signal, observer, [MCP_OWN_SIGNAL]: true } : { signal, headers: injected, observer, [MCP_OWN_SIGNAL]: true };
+  }
+}
+
+/**
+ * One attempt of an {@link McpCall}: an {@link AttemptRun} whose exchange is
+ * the client's `tools/call`, under a signal of the attempt's own that aborts
+ * with the timeout's error or the caller's reason.
+ */
+class McpAttemptRun extends AttemptRun<McpCallResult> {
+  readonly #call: McpCall;
+  readonly #controller = new AbortController();
+
+  constructor(call: McpCall, ticket: BreakerTicket, signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>) {
+    super(ticket, signal, sink, call.timeoutMs);
+    this.#call = call;
+  }
+
+  /** Sends the call, unless the caller's signal had aborted before the attempt started (abandoned, nothing sent). */
+  start(): void {
+    const call = this.#call;
+    if (!this.watch(call.clock)) return;
+    let pending: Promise<McpCallResult>;
+    try {
+      pending = call.client.callTool(call.toolName, call.args, call.callOptions(this.#controller.signal));
+    } catch (error) {
+      this.failed(error);
+      return;
+    }
+    pending.then(
+      (value) => this.succeeded(value),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  protected abortExchange(reason: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  protected outcomeOf(settlement: AttemptSettlement<McpCallResult>, ticket: BreakerTicket): AttemptOutcome<BackendSuccess> {
+    return settleMcpAttempt(settlement, ticket);
+  }
+}
+
+/** The breaker accounting and the retry classification of one settled MCP attempt. */
+function settleMcpAttempt(settled: AttemptSettlement<McpCallResult>, ticket: BreakerTicket): AttemptOutcome<BackendSuccess> {
   switch (settled.kind) {
     case "abandoned":
       ticket.abandon();
@@ -51,16 +130,6 @@ export async function mcpAttempt(
       return { kind: "failure", error: meaning.error, retryable: false };
     }
   }
-}
-
-/**
- * The options of one attempt's `tools/call`: its signal, and the broker's headers and the call's observer when
- * there are some. The signal is the attempt's own (discarded when it settles), so the client hands it to the SDK
- * without linking another one to it.
- */
-function callOptions(signal: AbortSignal, deps: { readonly injected: Readonly<Record<string, string>> | undefined; readonly observer?: McpCallOptions["observer"] }): McpAttemptCallOptions {
-  if (deps.observer === undefined) return deps.injected === undefined ? { signal, [MCP_OWN_SIGNAL]: true } : { signal, headers: deps.injected, [MCP_OWN_SIGNAL]: true };
-  return deps.injected === undefined ? { signal, observer: deps.observer, [MCP_OWN_SIGNAL]: true } : { signal, headers: deps.injected, observer: deps.observer, [MCP_OWN_SIGNAL]: true };
 }
 
 const policies = new WeakMap<McpRetryPolicy, RetryPolicyOptions>();
@@ -89,12 +158,7 @@ export function createMcpBackend(env: BackendEnv): Backend {
       return "ping ok";
     },
     prepare(call: BackendCall): PreparedCall {
-      const handler = call.handler as McpHandlerConfig;
-      const client = env.mcpClient(handler);
-      const observer = call.mcpObserver;
-      const deps = { breaker: call.breaker!, clock: env.clock, timeoutMs: handler.timeoutMs, injected: call.injected, ...(observer === undefined ? {} : { observer }) };
-      const { toolName, rawArgs } = call;
-      return { policy: mcpRetryPolicy(handler.mcpConfig.retryPolicy), attempt: (signal) => mcpAttempt(client, toolName, rawArgs, deps, signal) };
+      return new McpCall(env, call);
     },
   };
 }
