@@ -27,8 +27,12 @@ export interface ResolvedTool {
 export interface Discovery {
   /** The tool named `name`: a static tool at once, a discovered one after the first discovery. */
   resolve(name: string): Promise<ResolvedTool | undefined>;
-  /** The static or platform tool named `name` (the same as `resolve` gives for it), or undefined for any other name. */
-  resolveStatic(name: string): ResolvedTool | undefined;
+  /**
+   * The tool named `name` when it is known without waiting: a static or
+   * platform tool, or one the last discovery found (the same as `resolve`
+   * gives for it); undefined for any other name, which `resolve` decides.
+   */
+  resolveKnown(name: string): ResolvedTool | undefined;
   /**
    * Re-runs discovery for every mcp/openapi handler, each on its own; rejects
    * with the first failed handler's error (or a DuplicateToolError) after
@@ -178,7 +182,7 @@ export function createDiscovery(deps: {
   };
 
   return {
-    resolveStatic,
+    resolveKnown: (name) => resolveStatic(name) ?? discovered?.get(name),
     async resolve(name) {
       const known = resolveStatic(name);
       if (known !== undefined || registry.getTool(name) !== undefined) return known;

@@ -7,14 +7,14 @@ import type { ExecutorRuntime } from "../runtime.js";
 import type { ResolvedTool } from "../discovery.js";
 
 /**
- * Stage 1, resolve the tool: a static or platform tool at once (no await on
- * that path), a discovered one after its handler's discovery. An unknown name
- * fails with `tool "<name>" not found`; a failed discovery fails this call, and
- * the next call tries again.
+ * Stage 1, resolve the tool: a static or platform tool, or one the last
+ * discovery found, at once (no await on that path); any other name after its
+ * handler's discovery. An unknown name fails with `tool "<name>" not found`; a
+ * failed discovery fails this call, and the next call tries again.
  * @internal Does not follow semver.
  */
 export function resolveTool(rt: ExecutorRuntime, state: CallState): ToolOutcome | undefined | Promise<ToolOutcome | undefined> {
-  const resolved = rt.discovery.resolveStatic(state.toolName);
+  const resolved = rt.discovery.resolveKnown(state.toolName);
   if (resolved !== undefined) return bind(rt, state, resolved);
   return rt.discovery.resolve(state.toolName).then(
     (found) => {
