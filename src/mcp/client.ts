@@ -363,35 +363,60 @@ class McpToolClientImpl implements McpToolClient {
     }
   }
 
-  async callTool(name: string, args: string | JsonValue | undefined, options: McpAttemptCallOptions = {}): Promise<McpCallResult> {
-    this.assertOpen("callTool");
-    if (!this.serves(name)) {
-      throw new InvalidOptionError(`mcp handler ${JSON.stringify(this.handlerName)}: tool ${JSON.stringify(name)} is not served (blocked by toolFilter)`);
-    }
-    const observer = options.observer ?? this.observer;
-    const trace = observer?.start({ method: "tools/call", toolName: name, transport: this.transport, endpoint: this.handler.url?.href });
+  callTool(name: string, args: string | JsonValue | undefined, options: McpAttemptCallOptions = {}): Promise<McpCallResult> {
+    let trace: McpRequestTrace | undefined;
     let params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> };
+    let headers: Readonly<Record<string, string>> | undefined;
+    let scope: Scope;
     try {
-      params = { name, arguments: mcpArguments(args) };
+      this.assertOpen("callTool");
+      if (!this.serves(name)) {
+        throw new InvalidOptionError(`mcp handler ${JSON.stringify(this.handlerName)}: tool ${JSON.stringify(name)} is not served (blocked by toolFilter)`);
+      }
+      const observer = options.observer ?? this.observer;
+      trace = observer?.start({ method: "tools/call", toolName: name, transport: this.transport, endpoint: this.handler.url?.href });
+      try {
+        params = { name, arguments: mcpArguments(args) };
+      } catch (error) {
+        trace?.end(undefined, error);
+        throw error;
+      }
+      if (trace?.meta !== undefined) params._meta = { ...trace.meta };
+      headers = options.headers;
+      if (this.transport === "stdio" && headers !== undefined) {
+        if (Object.keys(headers).length > 0) {
+          this.logger.debug("mcp: stdio has no header channel; the call's headers are dropped", { handler: this.handlerName, tool: name, headers: Object.keys(headers) });
+        }
+        headers = undefined;
+      }
+      const own = options.signal !== undefined && options[MCP_OWN_SIGNAL] === true && options.timeoutMs === undefined;
+      scope = own ? ownScope(options.signal!) : createScope(options.signal, options.timeoutMs, this.clock);
     } catch (error) {
-      trace?.end(undefined, error);
-      throw error;
+      return Promise.reject(error);
     }
-    if (trace?.meta !== undefined) params._meta = { ...trace.meta };
-    let headers = options.headers;
-    if (this.transport === "stdio" && headers !== undefined) {
-      if (Object.keys(headers).length > 0) {
-        this.logger.debug("mcp: stdio has no header channel; the call's headers are dropped", { handler: this.handlerName, tool: name, headers: Object.keys(headers) });
-      }
-      headers = undefined;
-    }
-    const own = options.signal !== undefined && options[MCP_OWN_SIGNAL] === true && options.timeoutMs === undefined;
-    const scope = own ? ownScope(options.signal!) : createScope(options.signal, options.timeoutMs, this.clock);
-    try {
-      if (trace === undefined) {
-        const raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal), false);
+    if (trace !== undefined) return this.tracedCall(name, params, headers, scope, trace);
+    // A chain of then()s, not an async function: no suspended frames per call in flight.
+    return this.untracedExchange(scope, "MCP tool call failed: ", headers, (session) => session.rpc.callTool(params, scope.signal)).then(
+      (raw) => {
+        scope.dispose();
         return capResult(name, interpretMcpResult(name, raw));
-      }
+      },
+      (error: unknown) => {
+        scope.dispose();
+        throw error;
+      },
+    );
+  }
+
+  /** An observed `tools/call`: its trace ends with the answer or the failure. */
+  private async tracedCall(
+    name: string,
+    params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> },
+    headers: Readonly<Record<string, string>> | undefined,
+    scope: Scope,
+    trace: McpRequestTrace,
+  ): Promise<McpCallResult> {
+    try {
       let raw;
       try {
         raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => this.observed(trace, session, () => session.rpc.callTool(params, scope.signal)));
@@ -404,6 +429,25 @@ class McpToolClientImpl implements McpToolClient {
     } finally {
       scope.dispose();
     }
+  }
+
+  /**
+   * An untraced exchange: on a live stdio session, as {@link exchange} runs
+   * it (after one turn; an abort, a close or a dead session then are seen as
+   * there) as a chain of then()s; anything else goes through
+   * {@link exchange}. `prefix` is both the connect and the failure prefix.
+   */
+  private untracedExchange<T>(scope: Scope, prefix: string, headers: Readonly<Record<string, string>> | undefined, op: (session: Session) => Promise<T>): Promise<T> {
+    const session = this.current;
+    if (this.transport !== "stdio" || session === undefined || session.dead || scope.signal.aborted) return this.exchange(scope, prefix, prefix, headers, op, false);
+    return Promise.resolve().then(() => {
+      if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
+      if (this.closed) throw this.closedError();
+      if (session.dead) return this.exchange(scope, prefix, prefix, headers, op, false);
+      return op(session).then(undefined, (error: unknown) => {
+        throw this.settleFailure(error, session, scope) ?? this.exchangeFailure(error, session, scope, prefix);
+      });
+    });
   }
 
   /**
@@ -449,11 +493,16 @@ class McpToolClientImpl implements McpToolClient {
           this.retire(session);
           continue;
         }
-        if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
-        // A session ended by an answer past the cap fails its requests with that cause, not with the closed connection it left.
-        throw this.transportError(failPrefix, session.capFailure ?? error, session.sdk, session);
+        throw this.exchangeFailure(error, session, scope, failPrefix);
       }
     }
+  }
+
+  /** What a failed exchange that is not fatal and not sent again throws: the abort, or a transport error with `failPrefix`. */
+  private exchangeFailure(error: unknown, session: Session, scope: Scope, failPrefix: string): Error {
+    if (scope.signal.aborted) return abortReason(scope.signal, this.handlerName);
+    // A session ended by an answer past the cap fails its requests with that cause, not with the closed connection it left.
+    return this.transportError(failPrefix, session.capFailure ?? error, session.sdk, session);
   }
 
   /** One observed page of `tools/list`: its own trace, ended with the page or the failure. */
