@@ -1,5 +1,5 @@
 import { channel } from "node:diagnostics_channel";
-import { BackendError, isOmniaToolsError, noopLogger, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
+import { BackendError, copyJsonValue, isOmniaToolsError, noopLogger, toError, type Clock, type JsonValue, type Logger, type OmniaToolsError } from "../core/index.js";
 import type { Recorder, ToolCallRecord, ToolCallStart } from "../records/index.js";
 import { logCallEvent, logClientToolRequested, type CallContent, type CallSpan, type Telemetry, type TracePropagationMode } from "../telemetry/index.js";
 import type { ClientToolRequest } from "../client-tools/index.js";
@@ -88,8 +88,12 @@ export function createReport(deps: {
     }
   }
 
-  /** The fields a call's start row and its record share. */
-  function startFields(state: CallState): ToolCallStart {
+  /**
+   * The fields a call's start row and its record share. The start row (`own`) gets its own copy of the
+   * arguments: it reaches the host's recorder before the request is built from them, so a recorder that
+   * changes its row (scrubbing a value in place) cannot change what the backend is sent.
+   */
+  function startFields(state: CallState, own = false): ToolCallStart {
     const handler = state.handler;
     const handlerType = handler?.type ?? "";
     const sessionId = state.sessionId;
@@ -101,7 +105,7 @@ export function createReport(deps: {
       handlerType,
       execution: handlerType === "client" ? "client" : "server",
       ...registryFields,
-      arguments: state.recordedArgs,
+      arguments: own ? copyJsonValue(state.recordedArgs) : state.recordedArgs,
       startedAt: state.startedAt,
       ...(sequenceOf(state) === undefined ? {} : { sequenceNum: state.sequenceNum! }),
     };
@@ -132,7 +136,7 @@ export function createReport(deps: {
       else if (handler?.type === "grpc" && telemetry.grpcMetadata) state.traceWriter = writeGrpcTrace;
     }
     if (startsRecords) {
-      const row = startFields(state);
+      const row = startFields(state, true);
       deliver("failed to record tool call start", row, () => recorder!.start!(row));
     }
   }

@@ -87,6 +87,10 @@ export interface ToolCallRecord extends ToolCallStart {
 export interface Recorder {
   /** Called once per call when its outcome is known. */
   record(record: ToolCallRecord): void | Promise<void>;
-  /** Optional: called once per call when it starts, before {@link Recorder.record} for the same call. */
+  /**
+   * Optional: called once per call when it starts, before {@link Recorder.record} for the same call. It comes
+   * before the request is built: its `arguments` are a copy of the call's own, so a recorder that changes the row
+   * (masking a value in place) changes neither what the backend is sent nor the call's record.
+   */
   start?(start: ToolCallStart): void | Promise<void>;
 }

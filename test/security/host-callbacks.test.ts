@@ -10,6 +10,7 @@ import { createToolExecutor, type ToolExecutorOptions, type ToolOutcome } from "
 import { isOmniaToolsError, thrownText, toError } from "../../src/core/index.js";
 import { createManualClock, MemoryRecorder } from "../../src/testing/index.js";
 import { startHttpServer, type TestServer } from "../helpers/http-server.js";
+import { startMcpHttpServer } from "../helpers/mcp-server.js";
 
 const CLOSED = "execute: the executor closed while the call was in flight";
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -356,4 +357,65 @@ handlers:
       await ex.close();
     }
   });
+});
+
+test("a recorder that scrubs its start row in place changes neither the request sent (GET query, POST body, MCP arguments) nor the record", async () => {
+  const mcp = await startMcpHttpServer({ transport: "streamable-http" });
+  try {
+    await withServer(async (server) => {
+      const records: { callId: string; arguments: unknown }[] = [];
+      // Omnia's session-api recorder writes a start row; a host's may mask what it stores, in the row it was given.
+      const recorder = {
+        start(row: { arguments: unknown }) {
+          const args = row.arguments as Record<string, unknown> | null;
+          if (args !== null && typeof args === "object") args["password"] = "***";
+        },
+        record(row: { callId: string; arguments: unknown }) {
+          records.push({ callId: row.callId, arguments: row.arguments });
+        },
+      };
+      const ex = createToolExecutor({
+        registry: loadToolRegistry(`
+handlers:
+  - name: get
+    type: http
+    tool: { name: lookup, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/get", method: GET }
+  - name: post
+    type: http
+    tool: { name: store, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/post", method: POST }
+  - name: kb
+    type: mcp
+    mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }
+`),
+        recorder,
+      });
+      try {
+        const text = '{"user":"u","password":"hunter2"}';
+        for (const [id, name] of [["g1", "lookup"], ["p1", "store"]] as const) {
+          const out = await ex.execute({ id, name, arguments: text });
+          assert.equal(out.status, "success", JSON.stringify(out));
+        }
+        const viaMcp = await ex.execute({ id: "m1", name: "args", arguments: text });
+        assert.equal(viaMcp.status === "success" && viaMcp.resultJson, '{"password":"hunter2","user":"u"}');
+        assert.deepEqual(
+          server.requests.map((r) => [r.method, r.url, r.body.toString("utf8")]),
+          [
+            ["GET", "/get?password=hunter2&user=u", ""],
+            ["POST", "/post", '{"user":"u","password":"hunter2"}'],
+          ],
+        );
+        assert.deepEqual(records, [
+          { callId: "g1", arguments: { user: "u", password: "hunter2" } },
+          { callId: "p1", arguments: { user: "u", password: "hunter2" } },
+          { callId: "m1", arguments: { user: "u", password: "hunter2" } },
+        ]);
+      } finally {
+        await ex.close();
+      }
+    });
+  } finally {
+    await mcp.close();
+  }
 });
