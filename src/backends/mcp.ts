@@ -32,10 +32,12 @@ class McpCall implements PreparedCall, AttemptSource<BackendSuccess> {
     this.policy = mcpRetryPolicy(handler.mcpConfig.retryPolicy);
     this.client = env.mcpClient(handler);
     this.toolName = call.toolName;
-    // The value the executor parsed, when there is one: the client would parse the same text again, with the same
-    // result (text that is not JSON never gets here). Text that parsed to nothing (empty or blank) goes as it is,
-    // for the client's own rule: empty is `{}`, blank is Go's `unexpected end of JSON input`.
-    this.args = call.args !== undefined ? call.args : call.rawArgs;
+    // The object the executor parsed, when the text held one: the client would parse the same text into the same
+    // object. Any other text goes as it is, for the client's own rules (empty is `{}`, blank is Go's `unexpected end
+    // of JSON input`, `null` is `{}`, an array, a number or a JSON string is not an object: a string's value is
+    // never read as argument text again).
+    const args = call.args;
+    this.args = typeof args === "object" && args !== null && !Array.isArray(args) ? args : call.rawArgs;
     this.breaker = call.breaker!;
     this.clock = env.clock;
     this.timeoutMs = handler.timeoutMs;

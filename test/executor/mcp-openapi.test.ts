@@ -220,7 +220,7 @@ handlers:
   }
 });
 
-test("mcp: the executor's arguments reach the server as parsed once, with the client's rules for empty, blank and non-object text", async () => {
+test("mcp: an object the executor parsed reaches the server as it is; empty, blank, null, non-object and JSON-string text follows the client's rules (parsed once)", async () => {
   const mcp = await startMcpHttpServer({ transport: "streamable-http" });
   const registry = loadToolRegistry(`
 handlers:
@@ -244,9 +244,13 @@ handlers:
       ["  ", "error failed to parse MCP args: unexpected end of JSON input"],
       ["[1,2]", "error failed to parse MCP args: json: cannot unmarshal array into Go value of type map[string]interface {}"],
       ["5", "error failed to parse MCP args: json: cannot unmarshal number into Go value of type map[string]interface {}"],
+      // A JSON string is a string, never argument text to read again, whatever it holds.
+      ['"{\\"x\\":1}"', "error failed to parse MCP args: json: cannot unmarshal string into Go value of type map[string]interface {}"],
+      ['""', "error failed to parse MCP args: json: cannot unmarshal string into Go value of type map[string]interface {}"],
+      ['"null"', "error failed to parse MCP args: json: cannot unmarshal string into Go value of type map[string]interface {}"],
     ];
     for (const [args, want] of vectors) assert.equal(await shown(args), want, JSON.stringify(args));
-    assert.deepEqual(recorder.records.map((r) => r.arguments), [{ b: 1, a: "x", n: [1, 2.5, { z: null }] }, { n: [1, 2] }, null, null, null, [1, 2], 5]);
+    assert.deepEqual(recorder.records.map((r) => r.arguments), [{ b: 1, a: "x", n: [1, 2.5, { z: null }] }, { n: [1, 2] }, null, null, null, [1, 2], 5, '{"x":1}', "", "null"]);
   } finally {
     await ex.close();
     await mcp.close();
