@@ -5,6 +5,8 @@ import {
   ConfigError,
   InvalidOptionError,
   noopLogger,
+  offSharedAbort,
+  onSharedAbort,
   raceAbort,
   systemClock,
   type Clock,
@@ -13,7 +15,7 @@ import {
   type HttpDispatcher,
 } from "../core/index.js";
 import { McpAuthError, McpResultTooLargeError, McpTransportError } from "./errors.js";
-import { interpretMcpResult, type McpCallResult } from "./result.js";
+import { interpretMcpResult, type McpCallResult, type McpCallToolResultFields } from "./result.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { mcpToolAllowed } from "./tool-filter.js";
 import type { McpHandlerInput, McpHeaderProvider, McpToolDescriptor, McpTransportKind } from "./types.js";
@@ -416,17 +418,30 @@ class McpToolClientImpl implements McpToolClient {
     scope: Scope,
     trace: McpRequestTrace,
   ): Promise<McpCallResult> {
+    // An aborted call (the caller's signal, the attempt's timeout, close()) ends its request's trace as the abort
+    // happens, with the error the call then fails with: before the executor's span for the call, which ends once
+    // the abort has reached it. The trace ends once.
+    let ended = false;
+    const end = (result: McpCallToolResultFields | undefined, error?: unknown): void => {
+      if (ended) return;
+      ended = true;
+      trace.end(result, error);
+    };
+    const onAbort = (): void => end(undefined, abortReason(scope.signal, this.handlerName));
+    const watching = !scope.signal.aborted;
+    if (watching) onSharedAbort(scope.signal, onAbort);
     try {
       let raw;
       try {
         raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => this.observed(trace, session, () => session.rpc.callTool(params, scope.signal)));
       } catch (error) {
-        trace.end(undefined, error);
+        end(undefined, error);
         throw error;
       }
-      trace.end(raw);
+      end(raw);
       return capResult(name, interpretMcpResult(name, raw));
     } finally {
+      if (watching) offSharedAbort(scope.signal, onAbort);
       scope.dispose();
     }
   }

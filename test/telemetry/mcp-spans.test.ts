@@ -20,6 +20,7 @@ import { STANDARD_TOOLS } from "../helpers/mcp-tools.js";
 import { useOtelSdk } from "../helpers/otel-sdk.js";
 import { assertConforms } from "./semconv.js";
 import { LOADER, sourcePath } from "../helpers/source.js";
+import { until } from "../helpers/policy-broker.js";
 
 const sdk = useOtelSdk();
 const { spans, tracer, closers } = sdk;
@@ -229,4 +230,40 @@ test("revision 2026-07-28 (the 2.x client): the request id is read as sent, and 
   assert.equal(meta["baggage"], "tenant=acme");
   assert.ok(Object.keys(meta).length > 2, `the SDK's envelope keys are kept: ${Object.keys(meta).join(", ")}`);
   assertConforms(call, MCP_CLIENT);
+});
+
+test("an aborted or timed-out call ends its tools/call span first, with the abort, then the executor's spans", async () => {
+  for (const how of ["abort", "timeout"] as const) {
+    const clock = createManualClock(Date.UTC(2026, 11, 4, 14));
+    const reg = loadToolRegistry({
+      apiVersion: "omnia.altairalabs.ai/v1alpha1",
+      kind: "ToolRegistry",
+      metadata: { name: "kb-registry", namespace: "agents" },
+      spec: { handlers: [{ name: "kb", type: "mcp", timeout: "2s", mcpConfig: { transport: "streamable-http", endpoint: mcp.url } }] },
+    });
+    const ex = createToolExecutor({ registry: reg, clock, telemetry: { tracer, propagator, env: {}, conventions: ["omnia", "gen_ai"] } });
+    closers.push(() => ex.close());
+    await ex.refresh();
+    spans.reset();
+    bodies.length = 0;
+    const caller = new AbortController();
+    const pending = ex.execute({ id: how, name: "hang", arguments: "{}" }, { signal: caller.signal });
+    await until(() => bodies.some((b) => b.method === "tools/call"), "the tools/call request");
+    if (how === "abort") {
+      caller.abort(new Error("the user left"));
+      await assert.rejects(pending, { code: "ERR_OMNIA_ABORTED", message: "attempt: the caller's signal aborted" });
+    } else {
+      clock.advance(2_000);
+      const out = await pending;
+      assert.equal(out.status === "error" && out.message, "timed out after 2000ms");
+    }
+    const finished = spans.getFinishedSpans();
+    assert.deepEqual(finished.map((s) => s.name), ["tools/call hang", "execute_tool hang", "omnia.tool.call"], how);
+    const call = named(finished, "tools/call hang");
+    assert.equal(call.parentSpanContext?.spanId, named(finished, "execute_tool hang").spanContext().spanId);
+    const message = how === "abort" ? 'mcp handler "kb": the caller\'s signal aborted' : "timed out after 2000ms";
+    assert.deepEqual([call.status, call.attributes["error.type"]], [{ code: SpanStatusCode.ERROR, message }, "_OTHER"], how);
+    assertConforms(call, MCP_CLIENT);
+    await ex.close();
+  }
 });
