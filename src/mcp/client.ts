@@ -377,12 +377,7 @@ class McpToolClientImpl implements McpToolClient {
       }
       const observer = options.observer ?? this.observer;
       trace = observer?.start({ method: "tools/call", toolName: name, transport: this.transport, endpoint: this.handler.url?.href });
-      try {
-        params = { name, arguments: mcpArguments(args) };
-      } catch (error) {
-        trace?.end(undefined, error);
-        throw error;
-      }
+      params = { name, arguments: mcpArguments(args) };
       if (trace?.meta !== undefined) params._meta = { ...trace.meta };
       headers = options.headers;
       if (this.transport === "stdio" && headers !== undefined) {
@@ -394,6 +389,8 @@ class McpToolClientImpl implements McpToolClient {
       const own = options.signal !== undefined && options[MCP_OWN_SIGNAL] === true && options.timeoutMs === undefined;
       scope = own ? ownScope(options.signal!) : createScope(options.signal, options.timeoutMs, this.clock);
     } catch (error) {
+      // A trace that started ends with the failure (arguments that are not an object, a host signal that throws).
+      trace?.end(undefined, error);
       return Promise.reject(error);
     }
     if (trace !== undefined) return this.tracedCall(name, params, headers, scope, trace);

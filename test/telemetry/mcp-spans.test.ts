@@ -267,3 +267,22 @@ test("an aborted or timed-out call ends its tools/call span first, with the abor
     await ex.close();
   }
 });
+
+test("a host observer's trace ends exactly once when the call fails before anything is sent: arguments that are not an object, a signal whose reads throw", async () => {
+  const ends: string[] = [];
+  const observer = {
+    start: () => ({ meta: undefined, sent: () => undefined, end: (_result: unknown, error?: unknown) => void ends.push(error instanceof Error ? error.message : String(error)) }),
+  };
+  const client = createMcpToolClient({ name: "kb", mcpConfig: { transport: "streamable-http", endpoint: mcp.url } }, { observer });
+  closers.push(() => client.close());
+  bodies.length = 0;
+  await assert.rejects(client.callTool("echo", "[1]"), { message: "failed to parse MCP args: json: cannot unmarshal array into Go value of type map[string]interface {}" });
+  const hostile = new Proxy(new AbortController().signal, {
+    get() {
+      throw new Error("the host's signal threw");
+    },
+  });
+  await assert.rejects(client.callTool("echo", {}, { signal: hostile }), { message: "the host's signal threw" });
+  assert.deepEqual(ends, ["failed to parse MCP args: json: cannot unmarshal array into Go value of type map[string]interface {}", "the host's signal threw"]);
+  assert.deepEqual(bodies.filter((b) => b.method === "tools/call"), []);
+});
