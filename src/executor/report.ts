@@ -105,7 +105,7 @@ export function createReport(deps: {
       handlerType,
       execution: handlerType === "client" ? "client" : "server",
       ...registryFields,
-      arguments: own ? copyJsonValue(state.recordedArgs) : state.recordedArgs,
+      arguments: own ? ownArguments(state.recordedArgs) : state.recordedArgs,
       startedAt: state.startedAt,
       ...(sequenceOf(state) === undefined ? {} : { sequenceNum: state.sequenceNum! }),
     };
@@ -210,6 +210,19 @@ export function createReport(deps: {
       return { dispose: () => void set.delete(listener) };
     },
   };
+}
+
+/**
+ * The start row's copy of the arguments. Model text always parses to plain data, which copies; a host's own
+ * argument object whose reads throw (a getter, a Proxy) is passed as it is, as before: copying it must not fail
+ * the call, and a host that builds such an object owns what its recorder does to it.
+ */
+function ownArguments(args: JsonValue | string): JsonValue | string {
+  try {
+    return copyJsonValue(args);
+  } catch {
+    return args;
+  }
 }
 
 /** Everything that reaches an outcome is an OmniaToolsError; anything else is wrapped, never passed raw. @internal Does not follow semver. */

@@ -419,3 +419,38 @@ handlers:
     await mcp.close();
   }
 });
+
+test("a host's argument object whose reads throw, with a recorder that writes start rows: an error outcome, started and recorded once, never a rejection", async () => {
+  await withServer(async (server) => {
+    const rows: string[] = [];
+    const recorder = {
+      start: () => void rows.push("start"),
+      record: (row: { status: string; errorMessage?: string }) => void rows.push(`record ${row.status} ${row.errorMessage ?? ""}`),
+    };
+    const ex = createToolExecutor({
+      registry: loadToolRegistry(`
+handlers:
+  - name: h
+    type: http
+    tool: { name: t, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${server.url}/x", method: POST }
+`),
+      recorder,
+    });
+    try {
+      let reads = 0;
+      const args = {
+        get g(): number {
+          if (++reads >= 2) throw new Error("second read");
+          return 5;
+        },
+      };
+      const out = await ex.execute({ id: "c1", name: "t", arguments: args as never });
+      assert.deepEqual([out.status, out.status === "error" && out.message], ["error", "second read"]);
+      assert.deepEqual(rows, ["start", "record error second read"]);
+      assert.equal(server.requests.length, 0);
+    } finally {
+      await ex.close();
+    }
+  });
+});
