@@ -9,6 +9,7 @@ import {
   onSharedAbort,
   raceAbort,
   systemClock,
+  thrownText,
   type Clock,
   type JsonValue,
   type Logger,
@@ -418,19 +419,34 @@ class McpToolClientImpl implements McpToolClient {
     // An aborted call (the caller's signal, the attempt's timeout, close()) ends its request's trace as the abort
     // happens, with the error the call then fails with: before the executor's span for the call, which ends once
     // the abort has reached it. The trace ends once.
+    // A call whose answer had arrived when the abort came ends with that answer, as it returns it.
     let ended = false;
+    let answered = false;
     const end = (result: McpCallToolResultFields | undefined, error?: unknown): void => {
       if (ended) return;
       ended = true;
       trace.end(result, error);
     };
-    const onAbort = (): void => end(undefined, abortReason(scope.signal, this.handlerName));
+    const onAbort = (): void => {
+      if (answered) return;
+      // Runs inside the abort's dispatch: a host observer that throws here is logged, never thrown into it.
+      try {
+        end(undefined, abortReason(scope.signal, this.handlerName));
+      } catch (error) {
+        this.logger.error("mcp: the request observer threw as its trace ended", { handler: this.handlerName, error: thrownText(error) });
+      }
+    };
     const watching = !scope.signal.aborted;
     if (watching) onSharedAbort(scope.signal, onAbort);
+    const call = (session: Session): Promise<McpCallToolResultFields> =>
+      session.rpc.callTool(params, scope.signal).then((raw) => {
+        answered = true;
+        return raw;
+      });
     try {
       let raw;
       try {
-        raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => this.observed(trace, session, () => session.rpc.callTool(params, scope.signal)));
+        raw = await this.exchange(scope, "MCP tool call failed: ", "MCP tool call failed: ", headers, (session) => this.observed(trace, session, () => call(session)));
       } catch (error) {
         end(undefined, error);
         throw error;
@@ -456,9 +472,16 @@ class McpToolClientImpl implements McpToolClient {
       if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
       if (this.closed) throw this.closedError();
       if (session.dead) return this.exchange(scope, prefix, prefix, headers, op, false);
-      return op(session).then(undefined, (error: unknown) => {
+      const failed = (error: unknown): never => {
         throw this.settleFailure(error, session, scope) ?? this.exchangeFailure(error, session, scope, prefix);
-      });
+      };
+      let pending: Promise<T>;
+      try {
+        pending = op(session);
+      } catch (error) {
+        return failed(error);
+      }
+      return pending.then(undefined, failed);
     });
   }
 

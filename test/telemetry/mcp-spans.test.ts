@@ -286,3 +286,26 @@ test("a host observer's trace ends exactly once when the call fails before anyth
   assert.deepEqual(ends, ["failed to parse MCP args: json: cannot unmarshal array into Go value of type map[string]interface {}", "the host's signal threw"]);
   assert.deepEqual(bodies.filter((b) => b.method === "tools/call"), []);
 });
+
+test("a host observer whose trace end throws as a call is aborted: the call rejects with the abort, the throw is logged, nothing escapes", async () => {
+  const logged: [string, Record<string, unknown> | undefined][] = [];
+  const logger = { debug() {}, info() {}, warn() {}, error: (message: string, fields?: Record<string, unknown>) => void logged.push([message, fields]) };
+  const observer = {
+    start: () => ({
+      meta: undefined,
+      sent: () => undefined,
+      end: () => {
+        throw new Error("observer end boom");
+      },
+    }),
+  };
+  const client = createMcpToolClient({ name: "kb", mcpConfig: { transport: "streamable-http", endpoint: mcp.url } }, { observer, logger });
+  closers.push(() => client.close());
+  bodies.length = 0;
+  const caller = new AbortController();
+  const pending = client.callTool("hang", {}, { signal: caller.signal });
+  await until(() => bodies.some((b) => b.method === "tools/call"), "the tools/call request");
+  caller.abort(new Error("the user left"));
+  await assert.rejects(pending, { code: "ERR_OMNIA_ABORTED", message: 'mcp handler "kb": the caller\'s signal aborted' });
+  assert.deepEqual(logged, [["mcp: the request observer threw as its trace ended", { handler: "kb", error: "observer end boom" }]]);
+});
