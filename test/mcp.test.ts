@@ -502,7 +502,7 @@ test("stdio: discovery, results, env and workDir, stderr to the logger, headers 
   const client = createMcpToolClient({ name: "local", mcpConfig: { ...STDIO, env: { OMNIA_TEST_VAR: "from-env" }, workDir: process.cwd() } }, { logger });
   try {
     const tools = await client.listTools();
-    assert.equal(tools.length, 16);
+    assert.equal(tools.length, 17);
     assert.deepEqual(tools.at(-1), { name: "exit", description: "Exits the server process without answering", inputSchema: { type: "object", properties: {} } });
     for (const [name, args, result, resultJson] of MAPPINGS) {
       assert.deepEqual(success(await client.callTool(name, args as never)), { status: "success", result, resultJson }, name);
@@ -570,6 +570,24 @@ test("stdio: a child that exits is a transport error (breaker failure); the next
   await client.close();
   assert.throws(() => process.kill(pid2, 0), { code: "ESRCH" });
   assert.deepEqual(await leakedResources(baseline), []);
+});
+
+test("stdio: a JSON-RPC error the server answers keeps its child, -32000 (the code the SDK also gives a closed connection) included; the next call runs in the same process", async () => {
+  const client = createMcpToolClient({ name: "local", mcpConfig: STDIO });
+  try {
+    const pid = success(await client.callTool("pid", {})).result;
+    for (const code of [-32000, -32603, -32001]) {
+      await assert.rejects(client.callTool("rpc_error", { code }), (e: unknown) => {
+        assert.ok(e instanceof McpTransportError);
+        assert.equal(e.message, `MCP tool call failed: MCP error ${code}: rpc_error ${code}`);
+        assert.equal(e.rpcCode, code);
+        return true;
+      });
+      assert.equal(success(await client.callTool("pid", {})).result, pid, String(code));
+    }
+  } finally {
+    await client.close();
+  }
 });
 
 test("stdio: a script that is not there: the error carries exit code 1 and the child's `Cannot find module` line; the model's text does not; one warning", async () => {

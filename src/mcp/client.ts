@@ -806,7 +806,7 @@ class McpToolClientImpl implements McpToolClient {
     if (scope.signal.aborted) return abortReason(scope.signal, this.handlerName);
     if (this.closed) return this.closedError();
     if (error instanceof McpAuthError) return error;
-    if (this.transport === "stdio" && !isProtocolError(error, session.sdk)) this.retire(session);
+    if (this.transport === "stdio" && !isProtocolError(error, session.sdk, !session.dead)) this.retire(session);
     return undefined;
   }
 

@@ -11,10 +11,16 @@ export class McpResultShapeError extends Error {
   override readonly name = "McpResultShapeError";
 }
 
-/** A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. */
-export function isProtocolError(error: unknown, sdk: McpSdk): boolean {
+/**
+ * A JSON-RPC error answered by a live server, or a result that did not parse: the session is fine. The SDK
+ * reports a closed connection with code -32000 and its own request timeout with -32001, codes of JSON-RPC's
+ * server-error range that a server may answer with too. With `sessionLive` (the transport had not closed when
+ * the request failed: the SDK ends the session before it fails the requests a closed connection leaves; the
+ * SDK's own timeout is off, and a call's abort is read before this) any JSON-RPC error is the server's answer.
+ */
+export function isProtocolError(error: unknown, sdk: McpSdk, sessionLive = false): boolean {
   const code = rpcCodeOf(error, sdk);
-  if (code !== undefined) return code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout;
+  if (code !== undefined) return sessionLive || (code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout);
   return error instanceof McpResultShapeError || (error as { name?: unknown } | null)?.name === "ZodError";
 }
 
