@@ -1,7 +1,34 @@
 import { TimeoutError, armTimer, toError, type Clock, type TimerHandle, type TimerTarget } from "../core/index.js";
-import type { BreakerTicket } from "../breaker/index.js";
+import type { BreakerTicket, CircuitBreaker } from "../breaker/index.js";
 import { abortedError, offSharedAbort, onSharedAbort, type AttemptOutcome, type AttemptSettlement, type AttemptSink } from "../retry/index.js";
 import type { BackendSuccess } from "./backend.js";
+
+/**
+ * An attempt delivered into a sink, as a promise: what the retry loop's
+ * second and later attempts take (`AttemptSource.attempt`).
+ * @internal Does not follow semver.
+ */
+export function attemptPromise(
+  source: { attemptInto(signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>): void },
+  signal: AbortSignal | undefined,
+): Promise<AttemptOutcome<BackendSuccess>> {
+  return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => source.attemptInto(signal, { attempted: resolve, attemptThrew: reject }));
+}
+
+/**
+ * The breaker's admission of an attempt: its ticket, or undefined when the
+ * breaker refused (its `CircuitOpenError` goes to `sink` as thrown, on a later
+ * microtask, which the retry loop reads as a rejection).
+ * @internal Does not follow semver.
+ */
+export function admitAttempt(breaker: CircuitBreaker, sink: AttemptSink<BackendSuccess>): BreakerTicket | undefined {
+  try {
+    return breaker.admit();
+  } catch (e) {
+    queueMicrotask(() => sink.attemptThrew(e));
+    return undefined;
+  }
+}
 
 /**
  * One attempt of a backend call that delivers into the retry loop's sink, in

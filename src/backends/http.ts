@@ -32,7 +32,7 @@ import {
 } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { httpRetrySetup } from "./retry-setup.js";
-import { AttemptRun } from "./attempt-run.js";
+import { admitAttempt, attemptPromise, AttemptRun } from "./attempt-run.js";
 
 /** One HTTP exchange: what came back and what it means for the model. @internal Does not follow semver. */
 export interface HttpExchange {
@@ -249,19 +249,13 @@ class HttpCall implements PreparedCall, HttpAttemptDeps {
   }
 
   attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<BackendSuccess>> {
-    return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => this.attemptInto(signal, { attempted: resolve, attemptThrew: reject }));
+    return attemptPromise(this, signal);
   }
 
   /** One attempt, delivered into `sink` on a later microtask (never inside undici's callbacks). */
   attemptInto(signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>): void {
-    let ticket: BreakerTicket;
-    try {
-      ticket = this.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-    } catch (e) {
-      queueMicrotask(() => sink.attemptThrew(e));
-      return;
-    }
-    new HttpAttemptRun(this, ticket, signal, sink).start(this.#env);
+    const ticket = admitAttempt(this.breaker, sink);
+    if (ticket !== undefined) new HttpAttemptRun(this, ticket, signal, sink).start(this.#env);
   }
 }
 

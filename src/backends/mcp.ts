@@ -5,7 +5,7 @@ import { classifyMcpError, isMcpBreakerFailure, MCP_OWN_SIGNAL, type McpAttemptC
 import type { AttemptOutcome, AttemptSettlement, AttemptSink, AttemptSource, RetryPolicyOptions } from "../retry/index.js";
 import type { Backend, BackendCall, BackendEnv, BackendSuccess, PreparedCall } from "./backend.js";
 import { normalizedPolicy, SINGLE_ATTEMPT } from "./retry-setup.js";
-import { AttemptRun } from "./attempt-run.js";
+import { admitAttempt, attemptPromise, AttemptRun } from "./attempt-run.js";
 
 /**
  * One MCP call, prepared: its client, tool, arguments and what every attempt
@@ -46,19 +46,13 @@ class McpCall implements PreparedCall, AttemptSource<BackendSuccess> {
   }
 
   attempt(signal: AbortSignal | undefined): Promise<AttemptOutcome<BackendSuccess>> {
-    return new Promise<AttemptOutcome<BackendSuccess>>((resolve, reject) => this.attemptInto(signal, { attempted: resolve, attemptThrew: reject }));
+    return attemptPromise(this, signal);
   }
 
   /** One attempt, delivered into `sink` on a later microtask. */
   attemptInto(signal: AbortSignal | undefined, sink: AttemptSink<BackendSuccess>): void {
-    let ticket: BreakerTicket;
-    try {
-      ticket = this.breaker.admit(); // throws CircuitOpenError: the loop reads it as a rejection
-    } catch (e) {
-      queueMicrotask(() => sink.attemptThrew(e));
-      return;
-    }
-    new McpAttemptRun(this, ticket, signal, sink).start();
+    const ticket = admitAttempt(this.breaker, sink);
+    if (ticket !== undefined) new McpAttemptRun(this, ticket, signal, sink).start();
   }
 
   /** The options of one attempt's `tools/call`: its signal, and the broker's headers and the call's observer when there are some. */
