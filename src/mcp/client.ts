@@ -469,8 +469,8 @@ class McpToolClientImpl implements McpToolClient {
     const session = this.current;
     if (this.transport !== "stdio" || session === undefined || session.dead || scope.signal.aborted) return this.exchange(scope, prefix, prefix, headers, op, false);
     return Promise.resolve().then(() => {
-      if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
-      if (this.closed) throw this.closedError();
+      const ended = this.endedBy(scope);
+      if (ended !== undefined) throw ended;
       if (session.dead) return this.exchange(scope, prefix, prefix, headers, op, false);
       const failed = (error: unknown): never => {
         throw this.settleFailure(error, session, scope) ?? this.exchangeFailure(error, session, scope, prefix);
@@ -507,8 +507,8 @@ class McpToolClientImpl implements McpToolClient {
         // one turn, as a connect would take at least: a request aborted, or a client closed, in the turn it was
         // made sends nothing, as when it waited for its session.
         await undefined;
-        if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
-        if (this.closed) throw this.closedError();
+        const ended = this.endedBy(scope);
+        if (ended !== undefined) throw ended;
         if (session.dead) session = await this.sessionFor(scope, connectPrefix);
       } else {
         session = await this.sessionFor(scope, connectPrefix);
@@ -601,8 +601,8 @@ class McpToolClientImpl implements McpToolClient {
     try {
       return await raceAbort(this.liveSession(), scope.signal);
     } catch (error) {
-      if (scope.signal.aborted) throw abortReason(scope.signal, this.handlerName);
-      if (this.closed) throw this.closedError();
+      const ended = this.endedBy(scope);
+      if (ended !== undefined) throw ended;
       if (error instanceof McpTransportError) {
         throw new McpTransportError(`${prefix}${error.message}`, this.handlerName, error, { cause: error.cause });
       }
@@ -803,11 +803,17 @@ class McpToolClientImpl implements McpToolClient {
    * closed, or its event stream broke (`onTransportError`).
    */
   private settleFailure(error: unknown, session: Session, scope: Scope): Error | undefined {
-    if (scope.signal.aborted) return abortReason(scope.signal, this.handlerName);
-    if (this.closed) return this.closedError();
+    const ended = this.endedBy(scope);
+    if (ended !== undefined) return ended;
     if (error instanceof McpAuthError) return error;
     if (this.transport === "stdio" && !isProtocolError(error, session.sdk, !session.dead)) this.retire(session);
     return undefined;
+  }
+
+  /** What ends an operation before or after its exchange, whatever the exchange did: the scope's abort, else `close()`. */
+  private endedBy(scope: Scope): Error | undefined {
+    if (scope.signal.aborted) return abortReason(scope.signal, this.handlerName);
+    return this.closed ? this.closedError() : undefined;
   }
 
   /** A stdio session's failure carries how its child ended (when it has), outside the message. */

@@ -18,7 +18,7 @@ export class McpResultShapeError extends Error {
  * the request failed: the SDK ends the session before it fails the requests a closed connection leaves; the
  * SDK's own timeout is off, and a call's abort is read before this) any JSON-RPC error is the server's answer.
  */
-export function isProtocolError(error: unknown, sdk: McpSdk, sessionLive = false): boolean {
+export function isProtocolError(error: unknown, sdk: McpSdk, sessionLive: boolean): boolean {
   const code = rpcCodeOf(error, sdk);
   if (code !== undefined) return sessionLive || (code !== sdk.ErrorCode.ConnectionClosed && code !== sdk.ErrorCode.RequestTimeout);
   return error instanceof McpResultShapeError || (error as { name?: unknown } | null)?.name === "ZodError";
