@@ -282,22 +282,25 @@ for (const t of THROWN) {
   });
 }
 
+/** Two http tools on `url`: `lookup` (GET /get, arguments in the query) and `store` (POST /post, arguments as the body). */
+const GET_AND_POST = (url: string): string => `
+handlers:
+  - name: get
+    type: http
+    tool: { name: lookup, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${url}/get", method: GET }
+  - name: post
+    type: http
+    tool: { name: store, description: d, inputSchema: { type: object } }
+    httpConfig: { endpoint: "${url}/post", method: POST }
+`;
+
 test("a policy function or a platform tool that changes its arguments changes neither the request sent (GET query, POST body) nor the record", async () => {
   await withServer(async (server) => {
     const recorder = new MemoryRecorder();
     const seen: unknown[] = [];
     const ex = createToolExecutor({
-      registry: loadToolRegistry(`
-handlers:
-  - name: get
-    type: http
-    tool: { name: lookup, description: d, inputSchema: { type: object } }
-    httpConfig: { endpoint: "${server.url}/get", method: GET }
-  - name: post
-    type: http
-    tool: { name: store, description: d, inputSchema: { type: object } }
-    httpConfig: { endpoint: "${server.url}/post", method: POST }
-`),
+      registry: loadToolRegistry(GET_AND_POST(server.url)),
       recorder,
       policy: (request) => {
         const args = request.arguments as Record<string, unknown> | null;
@@ -375,17 +378,7 @@ test("a recorder that scrubs its start row in place changes neither the request 
         },
       };
       const ex = createToolExecutor({
-        registry: loadToolRegistry(`
-handlers:
-  - name: get
-    type: http
-    tool: { name: lookup, description: d, inputSchema: { type: object } }
-    httpConfig: { endpoint: "${server.url}/get", method: GET }
-  - name: post
-    type: http
-    tool: { name: store, description: d, inputSchema: { type: object } }
-    httpConfig: { endpoint: "${server.url}/post", method: POST }
-  - name: kb
+        registry: loadToolRegistry(`${GET_AND_POST(server.url)}  - name: kb
     type: mcp
     mcpConfig: { transport: streamable-http, endpoint: "${mcp.url}" }
 `),
